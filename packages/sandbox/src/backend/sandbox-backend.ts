@@ -1,0 +1,36 @@
+import type { SandboxPolicy } from '../policy/sandbox-policy.js';
+
+/** Which kernel sandbox a backend drives. */
+export type SandboxBackendKind = 'seatbelt' | 'bubblewrap' | 'unavailable';
+
+/** Result of a backend's start-up self-check (§3.4): unavailable ⇒ bash never runs. */
+export type SandboxAvailability =
+  | { readonly available: true }
+  | { readonly available: false; readonly reason: string };
+
+/** The command to wrap: argv of the program, and the working directory it will run in. */
+export interface SandboxCommand {
+  readonly argv: readonly string[];
+  readonly cwd: string;
+}
+
+/**
+ * The argv to spawn instead of the original one. `release()` must be called once the process has
+ * exited (whatever the outcome): it removes any host-side artefacts the sandbox had to create,
+ * such as mount-point files bubblewrap creates for protected names that did not exist.
+ */
+export interface WrappedCommand {
+  readonly argv: readonly string[];
+  release(): Promise<void>;
+}
+
+/**
+ * A kernel sandbox. It only rewrites argv (spec §4: it never spawns the command itself);
+ * `ProcessBackend` spawns. `selfCheck` may run a trivial command to prove the sandbox works.
+ */
+export interface SandboxBackend {
+  readonly kind: SandboxBackendKind;
+  selfCheck(): Promise<SandboxAvailability>;
+  /** Throws `SandboxUnavailableError` on a backend that is not available. */
+  wrap(command: SandboxCommand, policy: SandboxPolicy): WrappedCommand;
+}

@@ -1,0 +1,58 @@
+/**
+ * The sandbox policy (architecture.md §3). One value of this type is stamped by core for every
+ * tool call (spec §5); the file-tool fence (`check`), the Seatbelt profile and the bubblewrap
+ * arguments are all derived from it by the same functions (§3.4), so they cannot disagree.
+ *
+ * CONTRACT NOTE (shared by the policy, Seatbelt and bubblewrap code): the shapes in this file and
+ * in `sandbox-layout.ts` are the interface between them. Change them only together.
+ */
+
+/** §3.1. `workspace-write` is the default. */
+export type SandboxMode = 'read-only' | 'workspace-write' | 'full-access';
+
+export type PathAccess = 'read' | 'write';
+
+/** Who asks: a built-in file tool (in-process fence) or a sandboxed process (kernel). */
+export type SandboxActor = 'file-tool' | 'process';
+
+/** §3.2, in precedence order. */
+export type PathTier = 'hard-protected' | 'credential' | 'sensitive' | 'writable-root' | 'outside';
+
+/** `exact` names one path; `subtree` the path and everything below it. */
+export type PathScope = 'exact' | 'subtree';
+
+/** One path of a grant (§3.3, spec §7.5 `sandboxPermissions.paths[]`). Canonical once in a policy. */
+export interface PathGrant {
+  readonly path: string;
+  readonly access: PathAccess;
+  readonly scope: PathScope;
+}
+
+/**
+ * A fully resolved policy: every path absolute and canonical (realpath of the deepest existing
+ * ancestor + the rest), so enforcers never touch the file system to interpret it.
+ * Build it with `createSandboxPolicy` (policy module); do not assemble it by hand.
+ */
+export interface SandboxPolicy {
+  readonly mode: SandboxMode;
+  /** Workspace roots. An empty list makes nothing writable (peers.md). */
+  readonly workspaceRoots: readonly string[];
+  /** Extra writable roots given to the session. */
+  readonly extraWritableRoots: readonly string[];
+  /** Temp roots (`os.tmpdir()`, `/tmp`, canonicalised), writable in `workspace-write`. */
+  readonly tempRoots: readonly string[];
+  /** The user's home directory, against which the home-relative defaults were resolved. */
+  readonly homeDirectory: string;
+  /** The OpenWork home (`~/.openwork` by default): hard-protected. */
+  readonly openworkHome: string;
+  /** Agent skill roots: hard-protected. */
+  readonly skillRoots: readonly string[];
+  /** Credential paths (tier 2), absolute. */
+  readonly credentialPaths: readonly string[];
+  /** Sensitive paths in home (tier 3), absolute. */
+  readonly sensitiveHomePaths: readonly string[];
+  /** Sensitive names relative to every writable root (tier 3): `.git/hooks`, `.git/config`, … */
+  readonly sensitiveRootEntries: readonly string[];
+  /** Grants approved for this one call (§3.3). Never unlock tier 1. */
+  readonly grants: readonly PathGrant[];
+}

@@ -1,0 +1,114 @@
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  findGraphViolations,
+  findNodeImports,
+  findPlatformViolations,
+  readWorkspace,
+  type WorkspacePackage,
+} from './package-graph.ts';
+
+const workspaceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function fixture(name: string, dependencies: Record<string, string>, references?: string[]): WorkspacePackage {
+  const directory = name === 'openwork' ? 'apps/cli' : `packages/${name.replace('@openwork/', '')}`;
+  return references === undefined
+    ? { directory, manifest: { name, dependencies } }
+    : { directory, manifest: { name, dependencies }, tsconfigReferences: references };
+}
+
+describe('the package graph of architecture.md §1', () => {
+  it('acc_06 the repository has no dependency edge outside the graph (tools never depend on core)', () => {
+    const packages = readWorkspace(workspaceRoot);
+    expect(packages.map((entry) => entry.manifest.name)).toContain('@openwork/tools-contract');
+    expect(findGraphViolations(packages)).toEqual([]);
+  });
+
+  it('tools-contract source imports no Node built-in', () => {
+    const packages = readWorkspace(workspaceRoot);
+    expect(findPlatformViolations(workspaceRoot, packages)).toEqual([]);
+  });
+
+  it('fails on a library that depends on core', () => {
+    const violations = findGraphViolations([
+      fixture('@openwork/core', { '@openwork/builtins': 'workspace:^' }),
+      fixture('@openwork/builtins', { '@openwork/core': 'workspace:^' }),
+    ]);
+    expect(violations).toEqual([
+      expect.objectContaining({ from: '@openwork/builtins', to: '@openwork/core' }),
+    ]);
+  });
+
+  it('fails on an edge between two libraries of the same rank and on upward edges', () => {
+    const violations = findGraphViolations([
+      fixture('@openwork/sandbox', { '@openwork/fs-backend': 'workspace:^' }),
+      fixture('@openwork/fs-backend', {}),
+      fixture('@openwork/tools-contract', { '@openwork/builtins': 'workspace:^' }),
+      fixture('@openwork/builtins', {}),
+    ]);
+    expect(violations.map((violation) => `${violation.from} -> ${violation.to}`)).toEqual([
+      '@openwork/sandbox -> @openwork/fs-backend',
+      '@openwork/tools-contract -> @openwork/builtins',
+    ]);
+  });
+
+  it('checks devDependencies and peerDependencies too', () => {
+    const violations = findGraphViolations([
+      { directory: 'packages/sandbox', manifest: { name: '@openwork/sandbox', devDependencies: { '@openwork/core': 'workspace:^' } } },
+      { directory: 'packages/fs-backend', manifest: { name: '@openwork/fs-backend', peerDependencies: { '@openwork/tools-contract': '^1' } } },
+      fixture('@openwork/core', {}),
+      fixture('@openwork/tools-contract', {}),
+    ]);
+    expect(violations).toHaveLength(2);
+    expect(violations[0]?.reason).toContain('devDependencies');
+    expect(violations[1]?.reason).toContain('peerDependencies');
+  });
+
+  it('fails on a workspace package the graph does not know', () => {
+    const violations = findGraphViolations([fixture('@openwork/extra', {})]);
+    expect(violations[0]?.reason).toMatch(/not in the package graph/);
+  });
+
+  it('accepts the full allowed graph and registry dependencies', () => {
+    const violations = findGraphViolations([
+      fixture('@openwork/tools-contract', { zod: '^4' }),
+      fixture('@openwork/sandbox', {}),
+      fixture('@openwork/builtins', { '@openwork/tools-contract': 'workspace:^', '@openwork/sandbox': 'workspace:^' }),
+      fixture('@openwork/core', { '@openwork/builtins': 'workspace:^' }),
+      fixture('openwork', { '@openwork/core': 'workspace:^', '@openwork/builtins': 'workspace:^' }),
+    ]);
+    expect(violations).toEqual([]);
+  });
+
+  it('fails when tsconfig references and package.json disagree', () => {
+    const violations = findGraphViolations([
+      fixture('@openwork/tools-contract', {}),
+      fixture('@openwork/sandbox', {}),
+      fixture('@openwork/builtins', { '@openwork/tools-contract': 'workspace:^' }, ['packages/sandbox']),
+    ]);
+    expect(violations.map((violation) => violation.reason)).toEqual([
+      "@openwork/builtins's tsconfig references @openwork/sandbox but package.json does not declare it",
+      '@openwork/builtins depends on @openwork/tools-contract but its tsconfig has no project reference to it',
+    ]);
+  });
+
+  it('the tooling package may only be a dev dependency', () => {
+    const violations = findGraphViolations([
+      { directory: 'packages/sandbox', manifest: { name: '@openwork/sandbox', dependencies: { '@openwork/tooling': 'workspace:*' } } },
+    ]);
+    expect(violations[0]?.reason).toMatch(/only be a devDependency/);
+  });
+
+  it('finds node: and bare built-in imports, static and dynamic', () => {
+    const source = [
+      "import { readFile } from 'node:fs/promises';",
+      "import path from \"path\";",
+      "const cp = await import('child_process');",
+      "import 'node:process';",
+      "import { z } from 'zod';",
+      "import type { Tool } from './tool.js';",
+    ].join('\n');
+    expect(findNodeImports(source)).toEqual(['node:fs/promises', 'path', 'child_process', 'node:process']);
+  });
+});

@@ -1,0 +1,194 @@
+import { builtinModules } from 'node:module';
+import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/**
+ * The whole package graph of architecture.md §1. A workspace package may depend on exactly the
+ * workspace packages listed for it; anything else is a layering bug. `core` sits above every
+ * library so nothing but `core` and `apps/*` may reach it (spec §4: tools never depend on core).
+ */
+export const ALLOWED_WORKSPACE_EDGES: Readonly<Record<string, readonly string[]>> = {
+  '@openwork/tools-contract': [],
+  '@openwork/sandbox': [],
+  '@openwork/fs-backend': [],
+  '@openwork/process-backend': [],
+  '@openwork/builtins': [
+    '@openwork/tools-contract',
+    '@openwork/sandbox',
+    '@openwork/fs-backend',
+    '@openwork/process-backend',
+  ],
+  '@openwork/core': [
+    '@openwork/tools-contract',
+    '@openwork/sandbox',
+    '@openwork/fs-backend',
+    '@openwork/process-backend',
+    '@openwork/builtins',
+  ],
+  openwork: ['@openwork/core', '@openwork/builtins'],
+};
+
+/** Private shared configuration; any package may use it, as a dev dependency only. */
+export const TOOLING_PACKAGE = '@openwork/tooling';
+
+/** Packages whose source must stay free of Node built-ins (the contract runs anywhere). */
+export const PLATFORM_FREE_PACKAGES: readonly string[] = ['@openwork/tools-contract'];
+
+export interface WorkspacePackage {
+  /** Directory relative to the workspace root, e.g. `packages/sandbox`. */
+  readonly directory: string;
+  readonly manifest: PackageManifest;
+  /** `references[].path` of the package's tsconfig.json, resolved to package directories. */
+  readonly tsconfigReferences?: readonly string[];
+}
+
+export interface PackageManifest {
+  readonly name?: string;
+  readonly private?: boolean;
+  readonly dependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+  readonly optionalDependencies?: Record<string, string>;
+}
+
+export interface GraphViolation {
+  readonly from: string;
+  readonly to?: string;
+  readonly reason: string;
+}
+
+const DEPENDENCY_FIELDS = [
+  'dependencies',
+  'devDependencies',
+  'peerDependencies',
+  'optionalDependencies',
+] as const;
+
+/** Every edge that is not in `allowed`, plus packages the graph does not know. */
+export function findGraphViolations(
+  packages: readonly WorkspacePackage[],
+  allowed: Readonly<Record<string, readonly string[]>> = ALLOWED_WORKSPACE_EDGES,
+): GraphViolation[] {
+  const violations: GraphViolation[] = [];
+  const names = new Set(packages.map((entry) => entry.manifest.name).filter(isString));
+  const byDirectory = new Map(packages.map((entry) => [entry.directory, entry.manifest.name]));
+
+  for (const entry of packages) {
+    const from = entry.manifest.name ?? entry.directory;
+    if (from === TOOLING_PACKAGE) continue;
+    const permitted = allowed[from];
+    if (permitted === undefined) {
+      violations.push({
+        from,
+        reason: `${from} (${entry.directory}) is not in the package graph of architecture.md §1; add it there first`,
+      });
+      continue;
+    }
+    const declared = new Set<string>();
+    for (const field of DEPENDENCY_FIELDS) {
+      for (const to of Object.keys(entry.manifest[field] ?? {})) {
+        if (to === TOOLING_PACKAGE) {
+          if (field !== 'devDependencies') {
+            violations.push({ from, to, reason: `${TOOLING_PACKAGE} may only be a devDependency, found in ${field}` });
+          }
+          continue;
+        }
+        if (!names.has(to) && allowed[to] === undefined) continue; // a registry package
+        declared.add(to);
+        if (!permitted.includes(to)) {
+          violations.push({ from, to, reason: `${from} may not depend on ${to} (${field})` });
+        }
+      }
+    }
+    for (const referenced of entry.tsconfigReferences ?? []) {
+      const to = byDirectory.get(referenced) ?? referenced;
+      if (to === TOOLING_PACKAGE) continue;
+      if (!permitted.includes(to)) {
+        violations.push({ from, to, reason: `${from}'s tsconfig references ${to}, which it may not depend on` });
+      } else if (!declared.has(to)) {
+        violations.push({ from, to, reason: `${from}'s tsconfig references ${to} but package.json does not declare it` });
+      }
+    }
+    if (entry.tsconfigReferences !== undefined) {
+      const referencedNames = new Set(entry.tsconfigReferences.map((path) => byDirectory.get(path) ?? path));
+      for (const to of declared) {
+        if (!referencedNames.has(to)) {
+          violations.push({ from, to, reason: `${from} depends on ${to} but its tsconfig has no project reference to it` });
+        }
+      }
+    }
+  }
+  return violations;
+}
+
+const BUILTIN_NAMES = new Set(builtinModules.filter((name) => !name.startsWith('_')));
+const IMPORT_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(['"])([^'"]+)\1/gm;
+
+/** Imports of Node built-ins (`node:fs`, or bare `fs`) in a source text. */
+export function findNodeImports(source: string): string[] {
+  const found: string[] = [];
+  for (const match of source.matchAll(IMPORT_SPECIFIER)) {
+    const specifier = match[2] ?? '';
+    if (specifier.startsWith('node:') || BUILTIN_NAMES.has(specifier.split('/')[0] ?? '')) {
+      found.push(specifier);
+    }
+  }
+  return found;
+}
+
+/** Reads every workspace package (packages/*, apps/*, tooling) under `root`. */
+export function readWorkspace(root: string): WorkspacePackage[] {
+  const directories: string[] = [];
+  for (const group of ['packages', 'apps']) {
+    const groupDirectory = join(root, group);
+    if (!existsSync(groupDirectory)) continue;
+    for (const name of readdirSync(groupDirectory).sort()) {
+      if (existsSync(join(groupDirectory, name, 'package.json'))) directories.push(`${group}/${name}`);
+    }
+  }
+  if (existsSync(join(root, 'tooling', 'package.json'))) directories.push('tooling');
+  return directories.map((directory) => {
+    const manifest = JSON.parse(readFileSync(join(root, directory, 'package.json'), 'utf8')) as PackageManifest;
+    const tsconfigPath = join(root, directory, 'tsconfig.json');
+    const tsconfigReferences = existsSync(tsconfigPath) ? readReferences(root, directory, tsconfigPath) : undefined;
+    return tsconfigReferences === undefined ? { directory, manifest } : { directory, manifest, tsconfigReferences };
+  });
+}
+
+/** Node built-in imports in the `src` of the platform-free packages, as `file: specifier`. */
+export function findPlatformViolations(root: string, packages: readonly WorkspacePackage[]): string[] {
+  const violations: string[] = [];
+  for (const entry of packages) {
+    if (!PLATFORM_FREE_PACKAGES.includes(entry.manifest.name ?? '')) continue;
+    for (const file of listSourceFiles(join(root, entry.directory, 'src'))) {
+      if (/\.test\.ts$/.test(file)) continue;
+      for (const specifier of findNodeImports(readFileSync(file, 'utf8'))) {
+        violations.push(`${relative(root, file)}: ${specifier}`);
+      }
+    }
+  }
+  return violations;
+}
+
+function readReferences(root: string, directory: string, tsconfigPath: string): string[] {
+  // tsconfig.json allows comments; ours do not use them, so JSON.parse is enough and strict.
+  const tsconfig = JSON.parse(readFileSync(tsconfigPath, 'utf8')) as { references?: { path: string }[] };
+  return (tsconfig.references ?? []).map((reference) =>
+    relative(root, join(root, directory, reference.path)).split('\\').join('/'),
+  );
+}
+
+function listSourceFiles(directory: string): string[] {
+  if (!existsSync(directory)) return [];
+  const files: string[] = [];
+  for (const name of readdirSync(directory)) {
+    const path = join(directory, name);
+    if (statSync(path).isDirectory()) files.push(...listSourceFiles(path));
+    else if (/\.(?:ts|mts|cts|js|mjs|cjs)$/.test(name)) files.push(path);
+  }
+  return files;
+}
+
+function isString(value: string | undefined): value is string {
+  return typeof value === 'string';
+}
