@@ -1,0 +1,241 @@
+import { createHash } from 'node:crypto';
+import type { Stats } from 'node:fs';
+import { lstat, mkdir, readdir, realpath, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type {
+  AsyncFileSystem,
+  AtomicWriteOptions,
+  AtomicWriteResult,
+  ReadChunksOptions,
+  ReadDirectoryOptions,
+  ReadFileOptions,
+  ReadLinesOptions,
+} from './async-file-system.js';
+import type { DirectoryEntry } from './directory-entry.js';
+import type { LinesSummary } from './file-line.js';
+import type { FileKind, FileStat } from './file-stat.js';
+import { FileSystemError } from './file-system-error.js';
+import { FileTooLargeError } from './file-too-large-error.js';
+import { forEachChunk } from './for-each-chunk.js';
+import { hashOpenFile } from './hash-open-file.js';
+import { LineSplitter } from './line-splitter.js';
+import { openRegularFile } from './open-regular-file.js';
+import { requireAbsolutePath } from './require-absolute-path.js';
+import { throwIfAborted } from './throw-if-aborted.js';
+import { toFileSystemError } from './to-file-system-error.js';
+import { writeFileAtomically } from './write-file-atomically.js';
+
+/** §7.1: each line keeps at most its first 8,000 bytes. */
+export const DEFAULT_MAX_LINE_BYTES = 8000;
+/** Default bound of `readFile`: nothing reads a whole file into memory unbounded (the spill cap, §9). */
+export const DEFAULT_READ_FILE_MAX_BYTES = 64 * 1024 * 1024;
+const defaultChunkBytes = 1024 * 1024;
+
+/** Options of {@link NodeFileSystem}. */
+export interface NodeFileSystemOptions {
+  /** Size of each read (default 1 MiB). Small values are for tests of chunk boundaries. */
+  readonly chunkBytes?: number;
+}
+
+function kindOf(entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FileKind {
+  if (entry.isFile()) return 'file';
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isSymbolicLink()) return 'symlink';
+  return 'other';
+}
+
+function toFileStat(stats: Stats): FileStat {
+  return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, mode: stats.mode & 0o7777 };
+}
+
+function requirePositiveInteger(value: number, name: string, path: string): void {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new FileSystemError({ code: 'invalid_argument', path, message: `${name} must be a positive integer, got ${String(value)}.` });
+  }
+}
+
+/**
+ * The local `AsyncFileSystem` (§4) over `node:fs`. Stateless apart from its chunk size; one
+ * instance can serve every session.
+ */
+export class NodeFileSystem implements AsyncFileSystem {
+  readonly #chunkBytes: number;
+
+  constructor(options: NodeFileSystemOptions = {}) {
+    const chunkBytes = options.chunkBytes ?? defaultChunkBytes;
+    requirePositiveInteger(chunkBytes, 'chunkBytes', '');
+    this.#chunkBytes = chunkBytes;
+  }
+
+  async stat(path: string): Promise<FileStat> {
+    requireAbsolutePath(path, 'stat');
+    try {
+      return toFileStat(await stat(path));
+    } catch (error) {
+      throw toFileSystemError(error, 'stat', path);
+    }
+  }
+
+  async lstat(path: string): Promise<FileStat> {
+    requireAbsolutePath(path, 'stat');
+    try {
+      return toFileStat(await lstat(path));
+    } catch (error) {
+      throw toFileSystemError(error, 'stat', path);
+    }
+  }
+
+  async realpath(path: string): Promise<string> {
+    requireAbsolutePath(path, 'resolve');
+    try {
+      return await realpath(path);
+    } catch (error) {
+      throw toFileSystemError(error, 'resolve', path);
+    }
+  }
+
+  async readdir(path: string, options: ReadDirectoryOptions = {}): Promise<DirectoryEntry[]> {
+    requireAbsolutePath(path, 'list');
+    throwIfAborted(options.signal, 'list', path);
+    let entries;
+    try {
+      entries = await readdir(path, { withFileTypes: true });
+    } catch (error) {
+      throw toFileSystemError(error, 'list', path);
+    }
+    const result: DirectoryEntry[] = [];
+    for (const entry of entries) {
+      let kind = kindOf(entry);
+      if (kind === 'symlink' && options.followSymlinks === true) {
+        throwIfAborted(options.signal, 'list', path);
+        try {
+          kind = kindOf(await stat(join(path, entry.name)));
+        } catch {
+          // Dangling or looping: stays `symlink`.
+        }
+      }
+      result.push({ name: entry.name, kind });
+    }
+    return result;
+  }
+
+  async mkdirp(path: string): Promise<void> {
+    requireAbsolutePath(path, 'create directory');
+    try {
+      await mkdir(path, { recursive: true });
+    } catch (error) {
+      throw toFileSystemError(error, 'create directory', path);
+    }
+  }
+
+  async unlink(path: string): Promise<void> {
+    requireAbsolutePath(path, 'delete');
+    try {
+      await unlink(path);
+    } catch (error) {
+      throw toFileSystemError(error, 'delete', path);
+    }
+  }
+
+  async readFile(path: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
+    requireAbsolutePath(path, 'read');
+    const maxBytes = options.maxBytes ?? DEFAULT_READ_FILE_MAX_BYTES;
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
+      throw new FileSystemError({ code: 'invalid_argument', path, message: `maxBytes must be a non-negative integer, got ${String(maxBytes)}.` });
+    }
+    throwIfAborted(options.signal, 'read', path);
+    const { handle, size } = await openRegularFile(path, 'read');
+    try {
+      if (size > maxBytes) throw new FileTooLargeError(path, size, maxBytes);
+      // One byte of room beyond the limit tells a file that grew past it after fstat.
+      let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, size + 1));
+      let length = 0;
+      for (;;) {
+        throwIfAborted(options.signal, 'read', path);
+        if (length === buffer.length) {
+          if (length > maxBytes) throw new FileTooLargeError(path, length, maxBytes);
+          const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
+          buffer.copy(grown, 0, 0, length);
+          buffer = grown;
+        }
+        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+        if (bytesRead === 0) break;
+        length += bytesRead;
+      }
+      return buffer.subarray(0, length);
+    } catch (error) {
+      throw toFileSystemError(error, 'read', path);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async *readChunks(path: string, options: ReadChunksOptions = {}): AsyncIterable<Uint8Array> {
+    requireAbsolutePath(path, 'read');
+    const chunkBytes = options.chunkBytes ?? this.#chunkBytes;
+    requirePositiveInteger(chunkBytes, 'chunkBytes', path);
+    throwIfAborted(options.signal, 'read', path);
+    const { handle } = await openRegularFile(path, 'read');
+    try {
+      let position = 0;
+      for (;;) {
+        throwIfAborted(options.signal, 'read', path);
+        const chunk = Buffer.allocUnsafe(chunkBytes);
+        let bytesRead: number;
+        try {
+          ({ bytesRead } = await handle.read(chunk, 0, chunkBytes, position));
+        } catch (error) {
+          throw toFileSystemError(error, 'read', path);
+        }
+        if (bytesRead === 0) return;
+        position += bytesRead;
+        yield chunk.subarray(0, bytesRead);
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async readLines(path: string, options: ReadLinesOptions = {}): Promise<LinesSummary> {
+    requireAbsolutePath(path, 'read');
+    const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    const firstLine = options.firstLine ?? 1;
+    requirePositiveInteger(maxLineBytes, 'maxLineBytes', path);
+    requirePositiveInteger(firstLine, 'firstLine', path);
+    throwIfAborted(options.signal, 'read', path);
+    const { handle } = await openRegularFile(path, 'read');
+    try {
+      const hash = createHash('sha256');
+      const splitter = new LineSplitter({ maxLineBytes, firstLine, onLine: options.onLine });
+      const byteLength = await forEachChunk(
+        handle,
+        this.#chunkBytes,
+        (chunk) => {
+          hash.update(chunk);
+          splitter.push(chunk);
+        },
+        { signal: options.signal, operation: 'read', path },
+      );
+      const lineCount = splitter.finish();
+      return { lineCount, byteLength, sha256: hash.digest('hex') };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async sha256File(path: string, options: { readonly signal?: AbortSignal } = {}): Promise<string> {
+    requireAbsolutePath(path, 'hash');
+    throwIfAborted(options.signal, 'hash', path);
+    const { handle } = await openRegularFile(path, 'hash');
+    try {
+      return await hashOpenFile(handle, this.#chunkBytes, { signal: options.signal, operation: 'hash', path });
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async atomicWrite(path: string, content: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<AtomicWriteResult> {
+    requireAbsolutePath(path, 'write');
+    return writeFileAtomically(path, content, options, this.#chunkBytes);
+  }
+}
