@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from './sha256.js';
+
+describe('sha256Hex', () => {
+  it('matches the FIPS 180-4 / NIST test vectors', () => {
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe(
+      '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
+    );
+    expect(
+      sha256Hex(
+        'abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu',
+      ),
+    ).toBe('cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1');
+    expect(sha256Hex('a'.repeat(1_000_000))).toBe('cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0');
+  });
+
+  it('hashes strings as UTF-8', () => {
+    expect(sha256Hex('héllo ✓ 😀')).toBe(createHash('sha256').update('héllo ✓ 😀', 'utf8').digest('hex'));
+  });
+
+  it('agrees with node:crypto at every padding boundary', () => {
+    for (let length = 0; length <= 200; length++) {
+      const bytes = Uint8Array.from({ length }, (_, index) => (index * 31 + length) & 0xff);
+      expect(sha256Hex(bytes)).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
+  });
+
+  it('agrees with node:crypto on arbitrary inputs', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2048 }), (bytes) => {
+        expect(sha256Hex(bytes)).toBe(createHash('sha256').update(bytes).digest('hex'));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
