@@ -1,1 +1,91 @@
-export {};
+// Policy (architecture §3): modes, tiers, grants, the fence.
+export type {
+  PathAccess,
+  PathGrant,
+  PathScope,
+  PathTier,
+  SandboxActor,
+  SandboxMode,
+  SandboxPolicy,
+} from './policy/sandbox-policy.js';
+export type { SandboxLayout, ScopedPath } from './policy/sandbox-layout.js';
+export { SandboxError, SandboxConfigurationError } from './policy/sandbox-error.js';
+export {
+  defaultCredentialHomeEntries,
+  defaultSensitiveHomeEntries,
+  defaultSensitiveRootEntries,
+  defaultDeviceFiles,
+} from './policy/default-protected-paths.js';
+export {
+  canonicalizePath,
+  canonicalizePathSync,
+  normalizePathText,
+} from './policy/canonicalize-path.js';
+export type { CanonicalizePathOptions, PathIntent, PathProblem, PathResolution } from './policy/canonicalize-path.js';
+export { createSandboxPolicy } from './policy/create-sandbox-policy.js';
+export type { CreateSandboxPolicyOptions, ProtectedPathList } from './policy/create-sandbox-policy.js';
+export { deriveSandboxLayout } from './policy/derive-sandbox-layout.js';
+export { isInsideScopedPath, isInsideAnyScopedPath } from './policy/is-inside-scoped-path.js';
+export { layoutAllows } from './policy/layout-allows.js';
+export { checkAccess, classifyPath, toolSlot } from './policy/check-access.js';
+export type { CheckAccessOptions } from './policy/check-access.js';
+export type { AccessDecision, SuggestedGrant } from './policy/access-decision.js';
+export { ResolvedPath, resolveCheckedPath, resolveCheckedPathSync } from './policy/resolve-checked-path.js';
+export type { CheckedPathResult, ResolveCheckedPathOptions } from './policy/resolve-checked-path.js';
+export {
+  justificationInputSchema,
+  parseSandboxPermissions,
+  pathGrantInputSchema,
+  sandboxPermissionsInputSchema,
+} from './policy/sandbox-permissions.js';
+export type {
+  SandboxPermissionsInput,
+  SandboxPermissionsParse,
+  SandboxPermissionsRequest,
+} from './policy/sandbox-permissions.js';
+export { validateGrants } from './policy/validate-grants.js';
+export type { GrantValidation, ValidateGrantsOptions } from './policy/validate-grants.js';
+export { withGrants } from './policy/with-grants.js';
+export { buildParityCorpus } from './policy/parity-corpus.js';
+export type { ParityCorpus, ParityCorpusEntry, ParityGrantSet } from './policy/parity-corpus.js';
+
+// Backends (§3.4): argv wrappers, never spawners.
+export type {
+  SandboxAvailability,
+  SandboxBackend,
+  SandboxBackendKind,
+  SandboxCommand,
+  WrappedCommand,
+} from './backend/sandbox-backend.js';
+export { SandboxUnavailableError } from './backend/sandbox-unavailable-error.js';
+export { UnavailableSandboxBackend } from './backend/unavailable-sandbox-backend.js';
+
+// Seatbelt (macOS).
+export { renderSeatbeltProfile, seatbeltArguments } from './seatbelt/seatbelt-profile.js';
+export type { SeatbeltProfile } from './seatbelt/seatbelt-profile.js';
+export { SeatbeltEvaluator, SeatbeltProfileError, parseSeatbeltProfile } from './seatbelt/seatbelt-evaluator.js';
+export type { SeatbeltExpression, SeatbeltFileOperation } from './seatbelt/seatbelt-evaluator.js';
+export { SeatbeltBackend } from './seatbelt/seatbelt-backend.js';
+export type { SeatbeltBackendOptions } from './seatbelt/seatbelt-backend.js';
+
+// bubblewrap backend (Linux) and the platform's backend.
+export { BubblewrapBackend } from './bubblewrap/bubblewrap-backend.js';
+export type { BubblewrapBackendOptions } from './bubblewrap/bubblewrap-backend.js';
+export { selectSandboxBackend } from './backend/select-sandbox-backend.js';
+export type { SelectSandboxBackendOptions } from './backend/select-sandbox-backend.js';
+
+// command analysis and denial detection (architecture §3.5, §3.6)
+export { analyzeCommand } from './command/analyze-command.js';
+export type {
+  CommandAnalysis,
+  CommandAnalysisContext,
+  CommandFinding,
+  DangerousCommandRule,
+} from './command/command-analysis.js';
+export { detectRunnerFailure } from './command/detect-runner-failure.js';
+export type { RunnerFailure } from './command/detect-runner-failure.js';
+export { detectSandboxDenial } from './command/detect-sandbox-denial.js';
+export type { DeniedPath, SandboxDenial, SandboxDenialQuery } from './command/detect-sandbox-denial.js';
+export { formatDenialMarker } from './command/format-denial-marker.js';
+export type { DenialMarkerOptions } from './command/format-denial-marker.js';
+export type { SandboxedCommandOutcome } from './command/sandboxed-command-outcome.js';

@@ -11,9 +11,16 @@ export interface ScopedPath {
  * (§3.4). The Seatbelt profile and the bubblewrap arguments render exactly this; `check(…,
  * 'process')` answers exactly this. Semantics, for a canonical path P:
  *
- * - read P  ⇔ P is not inside any `unreadable` entry.
+ * - read P  ⇔ P is not inside any `unreadable` entry, OR P is inside some `readableGrants` entry.
  * - write P ⇔ P is inside some `writable` entry, and not inside any `readOnly` or `unreadable`
- *   entry (device files such as `/dev/null` stay writable for processes).
+ *   entry; OR P is inside some `writableGrants` entry and not inside any `hardProtected` entry;
+ *   OR (processes only) P is one of `deviceFiles` (`/dev/null`, `/dev/zero`, `/dev/tty`, …).
+ *
+ * The `*Grants` lists are the grants of this call that name a path at or below a credential or
+ * sensitive entry (§3.3 "most specific rule wins"): they reopen exactly what they name. A grant
+ * on an ancestor of such an entry is an ordinary `writable` entry and does not unlock it.
+ * Renderers: render `readableGrants`/`writableGrants` after the masks/read-only binds, then
+ * re-protect `hardProtected` entries inside them. Without grants both lists are empty.
  *
  * "Inside" means equal to an `exact` entry, or equal to or below a `subtree` entry. Entries may
  * name paths that do not exist yet; enforcers must still protect them.
@@ -23,6 +30,14 @@ export interface SandboxLayout {
   readonly writable: readonly ScopedPath[];
   /** Paths that stay read-only inside the writable set: hard-protected, and sensitive without a grant. */
   readonly readOnly: readonly ScopedPath[];
-  /** Neither readable nor writable: credential paths without a read grant. */
+  /** Neither readable nor writable: credential paths (tier 2). Grants reopen parts via `readableGrants`. */
   readonly unreadable: readonly ScopedPath[];
+  /** Tier 1 entries (a subset of `readOnly`): never writable, whatever the grant. */
+  readonly hardProtected: readonly ScopedPath[];
+  /** Grants (read or write) at or below an `unreadable` entry: readable again for this call. */
+  readonly readableGrants: readonly ScopedPath[];
+  /** Write grants at or below a `readOnly`/`unreadable` entry (never tier 1): writable for this call. */
+  readonly writableGrants: readonly ScopedPath[];
+  /** Device files a process may always write (`/dev/null` …); never writable for file tools. Exact paths. */
+  readonly deviceFiles: readonly ScopedPath[];
 }

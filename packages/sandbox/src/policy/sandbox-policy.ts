@@ -53,6 +53,11 @@ export interface SandboxPolicy {
   readonly sensitiveHomePaths: readonly string[];
   /** Sensitive names relative to every writable root (tier 3): `.git/hooks`, `.git/config`, … */
   readonly sensitiveRootEntries: readonly string[];
+  /**
+   * Where root entries that are symbolic links point (e.g. `<ws>/.git/hooks` → `<ws>/githooks`),
+   * resolved when the policy was built: tier 3 like the entries themselves.
+   */
+  readonly sensitiveRootAliases: readonly string[];
   /** Grants approved for this one call (§3.3). Never unlock tier 1. */
   readonly grants: readonly PathGrant[];
 }

@@ -1,0 +1,204 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BubblewrapBackend, SandboxUnavailableError, createSandboxPolicy } from '../index.js';
+import type { SandboxMode, SandboxPolicy, PathGrant } from '../index.js';
+import { listTree, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
+
+const backend = new BubblewrapBackend();
+let root: string;
+let home: string;
+let workspace: string;
+let temp: string;
+let outside: string;
+
+beforeAll(async () => {
+  await requireBubblewrap();
+  root = await makeTempDirectory('ow-bwrap-backend-');
+  home = path.join(root, 'home');
+  workspace = path.join(root, 'ws');
+  temp = path.join(root, 'tmp');
+  outside = path.join(root, 'outside');
+  for (const directory of [home, workspace, temp, outside]) await fs.mkdir(directory);
+  await fs.mkdir(path.join(home, '.ssh'));
+  await fs.writeFile(path.join(home, '.ssh/id_ed25519'), 'PRIVATE KEY\n');
+  await fs.writeFile(path.join(home, '.netrc'), 'machine example.com password hunter2\n');
+  await fs.writeFile(path.join(home, '.bashrc'), '# bashrc\n');
+  await fs.mkdir(path.join(home, '.openwork/spill/session-1'), { recursive: true });
+  await fs.writeFile(path.join(home, '.openwork/spill/session-1/call-1.txt'), 'spilled\n');
+  await fs.writeFile(path.join(outside, 'notes.txt'), 'outside\n');
+  await fs.writeFile(path.join(workspace, 'README.md'), 'hello\n');
+});
+
+afterAll(async () => {
+  if (root !== undefined) await fs.rm(root, { recursive: true, force: true });
+});
+
+function policy(mode: SandboxMode, grants: readonly PathGrant[] = []): SandboxPolicy {
+  return createSandboxPolicy({ mode, workspaceRoots: [workspace], homeDirectory: home, tempRoots: [temp], grants });
+}
+
+async function bash(script: string, sandboxPolicy: SandboxPolicy, cwd = workspace) {
+  return runWrapped(backend.wrap({ argv: ['/bin/bash', '-c', script], cwd }, sandboxPolicy), cwd);
+}
+
+async function readOrNull(file: string): Promise<string | null> {
+  return fs.readFile(file, 'utf8').catch(() => null);
+}
+
+describe('BubblewrapBackend', () => {
+  it('reports itself available when bwrap runs here', async () => {
+    expect(backend.kind).toBe('bubblewrap');
+    await expect(backend.selfCheck()).resolves.toEqual({ available: true });
+  });
+
+  it('reports a missing bwrap binary as unavailable with the ENOENT reason and then refuses to wrap', async () => {
+    const missing = new BubblewrapBackend({ bwrapPath: path.join(root, 'no-such-dir/bwrap') });
+    const availability = await missing.selfCheck();
+    expect(availability.available).toBe(false);
+    expect(availability.available ? '' : availability.reason).toMatch(/not installed.*ENOENT/);
+    expect(() => missing.wrap({ argv: ['true'], cwd: workspace }, policy('workspace-write'))).toThrow(SandboxUnavailableError);
+  });
+
+  it('reports bwrap rejecting its arguments as unavailable with bwrap’s own stderr', async () => {
+    // A bwrap that is handed an option it does not know, like an older bwrap would be.
+    const wrapper = path.join(root, 'bwrap-with-bad-option');
+    await fs.writeFile(wrapper, '#!/bin/sh\nexec /usr/bin/bwrap --no-such-option "$@"\n', { mode: 0o755 });
+    const availability = await new BubblewrapBackend({ bwrapPath: wrapper }).selfCheck();
+    expect(availability).toEqual({ available: false, reason: expect.stringMatching(/exit 1\): bwrap: Unknown option --no-such-option/) });
+  });
+
+  it('rejects a relative bwrap path and a relative working directory as programmer errors', () => {
+    expect(() => new BubblewrapBackend({ bwrapPath: 'bwrap' })).toThrow(/absolute/);
+    expect(() => backend.wrap({ argv: ['true'], cwd: 'ws' }, policy('read-only'))).toThrow(/absolute/);
+  });
+
+  it('acc_10c bash runs under the policy of this call', async () => {
+    const target = path.join(workspace, 'acc-10c.txt');
+    const script = `echo written > ${target}; cat ${home}/.ssh/id_ed25519`;
+
+    const readOnly = await bash(script, policy('read-only'));
+    expect(readOnly.code).not.toBe(0);
+    expect(readOnly.stderr).toMatch(/Read-only file system/);
+    expect(await readOrNull(target)).toBeNull();
+
+    const workspaceWrite = await bash(script, policy('workspace-write'));
+    expect(workspaceWrite.stdout).not.toContain('PRIVATE KEY');
+    expect(await readOrNull(target)).toBe('written\n');
+
+    const granted = await bash(script, policy('workspace-write', [{ path: path.join(home, '.ssh'), access: 'read', scope: 'subtree' }]));
+    expect(granted.code).toBe(0);
+    expect(granted.stdout).toBe('PRIVATE KEY\n');
+  });
+
+  it('keeps credentials unreadable and unwritable, also in full-access', async () => {
+    for (const mode of ['workspace-write', 'full-access'] as const) {
+      const result = await bash(
+        [
+          `cat ${home}/.ssh/id_ed25519`,
+          `ls -A ${home}/.ssh`,
+          `cat ${home}/.netrc`,
+          `echo evil > ${home}/.ssh/authorized_keys`,
+          `echo evil >> ${home}/.netrc`,
+          'echo done',
+        ].join('; '),
+        policy(mode),
+      );
+      expect(result.stdout).toBe('done\n'); // nothing listed, nothing read
+      // Every access fails with an error denial detection recognises, none with "No such file".
+      expect(result.stderr.trim().split('\n')).toEqual([
+        `cat: ${home}/.ssh/id_ed25519: Permission denied`,
+        `ls: cannot open directory '${home}/.ssh': Permission denied`,
+        `cat: ${home}/.netrc: Permission denied`,
+        `/bin/bash: line 1: ${home}/.ssh/authorized_keys: Permission denied`,
+        `/bin/bash: line 1: ${home}/.netrc: Permission denied`,
+      ]);
+      expect(await readOrNull(path.join(home, '.ssh/authorized_keys'))).toBeNull();
+      expect(await readOrNull(path.join(home, '.netrc'))).toBe('machine example.com password hunter2\n');
+      expect(await fs.readdir(path.join(home, '.ssh'))).toEqual(['id_ed25519']);
+    }
+  });
+
+  it('keeps the OpenWork home read-only in every mode and whatever the grant (acc_26 at kernel level)', async () => {
+    const spill = path.join(home, '.openwork/spill/session-1/call-1.txt');
+    const grants: PathGrant[] = [{ path: path.join(home, '.openwork'), access: 'write', scope: 'subtree' }];
+    for (const mode of ['workspace-write', 'full-access'] as const) {
+      const result = await bash(`cat ${spill} && echo overwritten > ${spill}`, policy(mode, grants));
+      expect(result.stdout).toBe('spilled\n');
+      expect(result.stderr).toMatch(/Read-only file system/);
+      expect(await readOrNull(spill)).toBe('spilled\n');
+    }
+  });
+
+  it('protects sensitive names that do not exist yet and removes the mount points afterwards', async () => {
+    const before = await listTree(workspace);
+    const result = await bash(
+      'echo a > .envrc; mkdir -p .vscode/x; echo b > .vscode/settings.json; mkdir -p .idea; echo ok > plain.txt',
+      policy('workspace-write'),
+    );
+    expect(result.stderr).toMatch(/\.envrc/);
+    expect(await readOrNull(path.join(workspace, 'plain.txt'))).toBe('ok\n');
+    const after = await listTree(workspace);
+    expect(after).toEqual([...before, 'f plain.txt'].sort());
+    await fs.rm(path.join(workspace, 'plain.txt'));
+  });
+
+  it('cannot regain write access by remounting: capabilities are dropped even for root', async () => {
+    const result = await bash(`mount -o remount,bind,rw / ; echo escaped > ${outside}/escaped.txt; grep CapEff /proc/self/status`, policy('workspace-write'));
+    expect(result.stdout).toMatch(/CapEff:\s+0+\n/);
+    expect(await readOrNull(path.join(outside, 'escaped.txt'))).toBeNull();
+  });
+
+  it('binds the host /tmp as a temp root, so files written there are visible outside', async () => {
+    const hostTemp = await makeTempDirectory('ow-bwrap-hosttmp-');
+    try {
+      const withHostTmp = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [workspace], homeDirectory: home, tempRoots: ['/tmp'] });
+      const result = await bash(`echo spilled > ${hostTemp}/out.txt`, withHostTmp);
+      expect(result.code).toBe(0);
+      expect(await readOrNull(path.join(hostTemp, 'out.txt'))).toBe('spilled\n');
+    } finally {
+      await fs.rm(hostTemp, { recursive: true, force: true });
+    }
+  });
+
+  it('git init, add and commit work in workspace-write where .git did not exist, and hooks/config are protected once it does', async () => {
+    const repository = path.join(workspace, 'repo');
+    await fs.mkdir(repository);
+    await fs.writeFile(path.join(repository, 'a.txt'), 'a\n');
+    const repositoryPolicy = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [repository], homeDirectory: home, tempRoots: [temp] });
+    const identity = '-c user.email=agent@example.com -c user.name=agent';
+    const first = await bash(`git init -q && git add . && git ${identity} commit -q -m first && git log --oneline | wc -l`, repositoryPolicy, repository);
+    expect(first.stderr).toBe('');
+    expect(first.stdout.trim()).toBe('1');
+    // Whatever git init wrote into .git/hooks went to a throwaway tmpfs; the mount point is gone.
+    await expect(fs.stat(path.join(repository, '.git/hooks'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readOrNull(path.join(repository, '.git/config'))).toMatch(/repositoryformatversion/);
+
+    const second = await bash(
+      `echo b > b.txt && git add . && git ${identity} commit -q -m second && git log --oneline | wc -l; ` +
+        'mkdir -p .git/hooks; echo "#!/bin/sh" > .git/hooks/post-commit; echo "[core] fsmonitor = evil" >> .git/config',
+      repositoryPolicy,
+      repository,
+    );
+    expect(second.stdout.trim()).toBe('2');
+    expect(second.stderr).toMatch(/\.git\/config: Read-only file system/);
+    await expect(fs.stat(path.join(repository, '.git/hooks'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readOrNull(path.join(repository, '.git/config'))).not.toContain('fsmonitor');
+  });
+
+  it('a write grant on a file that does not exist yet lets the command create it, and nothing else', async () => {
+    const granted = path.join(outside, 'granted/new.txt');
+    const result = await bash(
+      `echo created > ${granted}; echo nope > ${outside}/granted/other.txt; echo nope > ${outside}/other.txt`,
+      policy('workspace-write', [{ path: granted, access: 'write', scope: 'exact' }]),
+    );
+    expect(result.stderr).toMatch(/other\.txt: Read-only file system/);
+    expect(await readOrNull(granted)).toBe('created\n');
+    expect((await fs.readdir(path.join(outside, 'granted'))).sort()).toEqual(['new.txt']);
+    await fs.rm(path.join(outside, 'granted'), { recursive: true });
+
+    // Granted but left empty: the placeholder is removed again, parents included.
+    await bash('true', policy('workspace-write', [{ path: granted, access: 'write', scope: 'exact' }]));
+    await expect(fs.stat(path.join(outside, 'granted'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});

@@ -1,0 +1,45 @@
+import type { SandboxAvailability, SandboxBackend, SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.js';
+import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
+import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
+import { SandboxConfigurationError } from '../policy/sandbox-error.js';
+import type { SandboxPolicy } from '../policy/sandbox-policy.js';
+import { sharedMountPointLedger } from './mount-point-ledger.js';
+import { runBubblewrapSelfCheck } from './run-bubblewrap-self-check.js';
+import { wrapWithBubblewrap } from './wrap-with-bubblewrap.js';
+
+export interface BubblewrapBackendOptions {
+  /** The bwrap executable, absolute. Default `/usr/bin/bwrap`. */
+  readonly bwrapPath?: string;
+}
+
+/**
+ * Linux bubblewrap (architecture §3.4): wraps argv in `bwrap` with mounts rendered from
+ * `deriveSandboxLayout(policy)`, the same layout the fence and Seatbelt use. Never spawns the
+ * command (spec §4); the caller spawns `argv` and calls `release()` after the process exited,
+ * which removes the mount points bwrap had to create on the host.
+ */
+export class BubblewrapBackend implements SandboxBackend {
+  readonly kind = 'bubblewrap' as const;
+  readonly bwrapPath: string;
+  #unavailableReason: string | undefined;
+
+  constructor(options: BubblewrapBackendOptions = {}) {
+    const bwrapPath = options.bwrapPath ?? '/usr/bin/bwrap';
+    if (!bwrapPath.startsWith('/') || bwrapPath.includes('\0')) {
+      throw new SandboxConfigurationError(`bwrapPath must be an absolute path, got ${JSON.stringify(bwrapPath)}`);
+    }
+    this.bwrapPath = bwrapPath;
+  }
+
+  /** Runs `true` under real bwrap arguments; remembers a failure so `wrap` refuses afterwards (10d). */
+  async selfCheck(): Promise<SandboxAvailability> {
+    const availability = await runBubblewrapSelfCheck(this.bwrapPath, sharedMountPointLedger);
+    this.#unavailableReason = availability.available ? undefined : availability.reason;
+    return availability;
+  }
+
+  wrap(command: SandboxCommand, policy: SandboxPolicy): WrappedCommand {
+    if (this.#unavailableReason !== undefined) throw new SandboxUnavailableError(this.#unavailableReason);
+    return wrapWithBubblewrap(this.bwrapPath, command, deriveSandboxLayout(policy), sharedMountPointLedger);
+  }
+}

@@ -1,0 +1,61 @@
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BubblewrapBackend, createSandboxPolicy } from '../index.js';
+import type { PathGrant, SandboxMode, SandboxPolicy } from '../index.js';
+import { listTree, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
+
+const backend = new BubblewrapBackend();
+let root: string;
+
+beforeAll(async () => {
+  await requireBubblewrap();
+  root = await makeTempDirectory('ow-bwrap-cleanup-');
+});
+
+afterAll(async () => {
+  if (root !== undefined) await fsp.rm(root, { recursive: true, force: true });
+});
+
+describe('mount points bwrap creates on the host', () => {
+  it('after 200 sandboxed commands the workspace contains no file the user did not create', async () => {
+    // Every protected name is missing: no credential or start-up file in home, a repository
+    // without hooks and config, an extra root without .git at all, no .envrc/.vscode/.idea.
+    const home = path.join(root, 'home');
+    const workspace = path.join(root, 'ws');
+    const extra = path.join(root, 'extra');
+    const temp = path.join(root, 'tmp');
+    const outside = path.join(root, 'outside');
+    for (const directory of [home, extra, temp, outside, path.join(workspace, '.git')]) await fsp.mkdir(directory, { recursive: true });
+    await fsp.writeFile(path.join(workspace, '.git/HEAD'), 'ref: refs/heads/main\n');
+    await fsp.writeFile(path.join(workspace, 'main.ts'), 'export {};\n');
+    const before = await listTree(root);
+
+    const modes: SandboxMode[] = ['workspace-write', 'full-access', 'read-only'];
+    const grantSets: PathGrant[][] = [
+      [],
+      [{ path: path.join(outside, 'new/file.txt'), access: 'write', scope: 'exact' }],
+      [{ path: path.join(home, '.ssh'), access: 'write', scope: 'subtree' }],
+    ];
+    const policies: SandboxPolicy[] = modes.flatMap((mode) =>
+      grantSets.map((grants) =>
+        createSandboxPolicy({ mode, workspaceRoots: [workspace], extraWritableRoots: [extra], homeDirectory: home, tempRoots: [temp], grants }),
+      ),
+    );
+
+    const failures: string[] = [];
+    // Four at a time, like parallel sessions: they share mount points through the ledger.
+    for (let batch = 0; batch < 50; batch += 1) {
+      await Promise.all(
+        [0, 1, 2, 3].map(async (slot) => {
+          const index = batch * 4 + slot;
+          const policy = policies[index % policies.length] as SandboxPolicy;
+          const result = await runWrapped(backend.wrap({ argv: ['true'], cwd: workspace }, policy), workspace);
+          if (result.code !== 0) failures.push(`#${index}: exit ${String(result.code)} ${result.stderr}`);
+        }),
+      );
+    }
+    expect(failures).toEqual([]);
+    expect(await listTree(root)).toEqual(before);
+  });
+});

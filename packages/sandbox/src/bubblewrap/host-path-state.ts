@@ -1,0 +1,94 @@
+import * as fs from 'node:fs';
+
+/**
+ * What a layout path is on the host right now, as bubblewrap will see it when it mounts there.
+ *
+ * - `directory` / `file`: exists (`file` is anything that is not a directory: regular files,
+ *   devices, sockets).
+ * - `missing`: does not exist, but could be created (every existing ancestor is a directory).
+ * - `unreachable`: cannot exist (an ancestor is a file, e.g. `.git` as a worktree gitfile, or a
+ *   symbolic-link loop): nobody can create it, so nothing needs protecting.
+ */
+export type HostPathKind = 'directory' | 'file' | 'missing' | 'unreachable';
+
+export interface HostPathState {
+  /**
+   * The path with every symbolic link followed, dangling ones included: bwrap follows links in a
+   * mount destination, so a mask lands on what the link points to (§3.4 "bind the canonical path").
+   */
+  readonly path: string;
+  readonly kind: HostPathKind;
+  /**
+   * For `missing`: the components bwrap has to create to mount here, shallowest first (the first
+   * missing ancestor … the path itself). Empty otherwise.
+   */
+  readonly missingChain: readonly string[];
+}
+
+/** Reads the host file system; injected in unit tests. */
+export type InspectHostPath = (path: string) => HostPathState;
+
+const maximumSymbolicLinks = 40; // Linux MAXSYMLINKS
+
+function join(base: string, name: string): string {
+  return base === '/' ? `/${name}` : `${base}/${name}`;
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? (error as { code?: string }).code : undefined;
+}
+
+/**
+ * Walk `path` component by component like the kernel does for a mount destination: `..` and
+ * symbolic links are resolved against what is really there; the first missing component ends the
+ * walk and the rest is appended (architecture §3.4: names that do not exist yet are still
+ * protected, so we need to know exactly which host nodes bwrap will create).
+ */
+export function inspectHostPath(path: string): HostPathState {
+  const pending = path.split('/').filter((segment) => segment !== '' && segment !== '.');
+  let current = '/';
+  let links = 0;
+  while (pending.length > 0) {
+    const name = pending.shift() as string;
+    if (name === '..') {
+      current = current === '/' ? '/' : current.slice(0, current.lastIndexOf('/')) || '/';
+      continue;
+    }
+    if (name === '.') continue;
+    const candidate = join(current, name);
+    let stats: fs.Stats;
+    try {
+      stats = fs.lstatSync(candidate);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'ENOENT') {
+        const chain = [candidate];
+        let resolved = candidate;
+        for (const rest of pending) {
+          if (rest === '' || rest === '.') continue;
+          // `..` below a missing component cannot be walked; treat it textually.
+          resolved = rest === '..' ? resolved.slice(0, resolved.lastIndexOf('/')) || '/' : join(resolved, rest);
+          if (rest !== '..') chain.push(resolved);
+        }
+        return { path: resolved, kind: 'missing', missingChain: chain };
+      }
+      if (code === 'ENOTDIR') return { path: join(current, [name, ...pending].join('/')), kind: 'unreachable', missingChain: [] };
+      throw error;
+    }
+    if (stats.isSymbolicLink()) {
+      links += 1;
+      if (links > maximumSymbolicLinks) return { path: candidate, kind: 'unreachable', missingChain: [] };
+      const target = fs.readlinkSync(candidate);
+      const targetSegments = target.split('/').filter((segment) => segment !== '');
+      pending.unshift(...targetSegments);
+      if (target.startsWith('/')) current = '/';
+      continue;
+    }
+    if (pending.length > 0 && !stats.isDirectory()) {
+      return { path: join(candidate, pending.join('/')), kind: 'unreachable', missingChain: [] };
+    }
+    current = candidate;
+  }
+  const kind: HostPathKind = fs.statSync(current).isDirectory() ? 'directory' : 'file';
+  return { path: current, kind, missingChain: [] };
+}

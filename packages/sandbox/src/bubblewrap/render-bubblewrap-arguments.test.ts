@@ -1,0 +1,173 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
+import { renderBubblewrapArguments } from './render-bubblewrap-arguments.js';
+import { makeTempDirectory } from './test-support/run-wrapped.js';
+
+let root: string;
+
+beforeAll(async () => {
+  root = await makeTempDirectory('ow-bwrap-render-');
+  for (const directory of ['ws/.git', 'ws/nested-root', 'ws/.openwork', 'home/.ssh', 'home/.aws', 'fresh', 'real-root']) {
+    await fs.mkdir(path.join(root, directory), { recursive: true });
+  }
+  await fs.writeFile(path.join(root, 'home/.ssh/config'), 'Host *\n');
+  await fs.writeFile(path.join(root, 'home/.netrc'), 'machine x\n');
+  await fs.writeFile(path.join(root, 'ws/.envrc'), 'export A=1\n');
+  await fs.symlink(path.join(root, 'real-root'), path.join(root, 'alias-root'));
+});
+
+afterAll(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+const subtree = (relative: string): ScopedPath => ({ path: path.join(root, relative), scope: 'subtree' });
+
+function layout(parts: Partial<SandboxLayout>): SandboxLayout {
+  return { writable: [], readOnly: [], unreadable: [], hardProtected: [], readableGrants: [], writableGrants: [], deviceFiles: [], ...parts };
+}
+
+function render(parts: Partial<SandboxLayout>, cwd = root) {
+  return renderBubblewrapArguments(layout(parts), { argv: ['/bin/bash', '-c', 'true'], cwd });
+}
+
+/** The mount arguments as `op path` strings, in order (sources of `--bind X X` omitted). */
+function mounts(argv: readonly string[]): string[] {
+  const result: string[] = [];
+  for (let index = 0; index < argv.length && argv[index] !== '--'; index += 1) {
+    const option = argv[index] as string;
+    if (option === '--bind' || option === '--ro-bind') {
+      const source = argv[index + 1] as string;
+      const destination = argv[index + 2] as string;
+      result.push(`${option} ${source === destination ? '' : `${source} -> `}${destination.replace(root, '~R')}`);
+      index += 2;
+    } else if (option === '--tmpfs' || option === '--remount-ro' || option === '--dev' || option === '--proc' || option === '--chdir') {
+      result.push(`${option} ${(argv[index + 1] as string).replace(root, '~R')}`);
+      index += 1;
+    }
+  }
+  return result;
+}
+
+describe('renderBubblewrapArguments', () => {
+  it('binds writable roots parents first, then protected paths read-only, then masks credentials', () => {
+    const rendering = render({
+      writable: [subtree('ws/nested-root'), subtree('ws')],
+      readOnly: [subtree('ws/.openwork'), subtree('ws/.envrc')],
+      unreadable: [subtree('home/.ssh'), subtree('home/.netrc')],
+      hardProtected: [subtree('ws/.openwork')],
+    });
+    expect(mounts(rendering.arguments)).toEqual([
+      '--ro-bind /',
+      '--dev /dev',
+      '--proc /proc',
+      '--bind ~R/ws',
+      '--ro-bind ~R/ws/.envrc',
+      '--ro-bind ~R/ws/.openwork',
+      '--ro-bind /dev/null -> ~R/home/.netrc',
+      '--tmpfs ~R/home/.ssh',
+      '--remount-ro ~R/home/.ssh',
+      '--chdir ~R',
+    ]);
+    expect(rendering.arguments.slice(0, 5)).toEqual(['--unshare-pid', '--die-with-parent', '--new-session', '--cap-drop', 'ALL']);
+    // Mode 0000: reads fail with "Permission denied", which denial detection recognises.
+    const tmpfs = rendering.arguments.indexOf('--tmpfs');
+    expect(rendering.arguments.slice(tmpfs - 2, tmpfs + 2)).toEqual(['--perms', '0000', '--tmpfs', path.join(root, 'home/.ssh')]);
+    expect(rendering.arguments.slice(-4)).toEqual(['--', '/bin/bash', '-c', 'true']);
+    expect(rendering.createdMountPoints).toEqual([]);
+  });
+
+  it('makes no claim it cannot keep: no network or IPC namespace options', () => {
+    const rendering = render({ writable: [subtree('ws')] });
+    expect(rendering.arguments.filter((argument) => /net|ipc|uts|--unshare-all|--share/.test(argument))).toEqual([]);
+  });
+
+  it('binds / read-write in full-access and still re-protects and masks inside it', () => {
+    const rendering = render({
+      writable: [{ path: '/', scope: 'subtree' }],
+      readOnly: [subtree('ws/.envrc')],
+      unreadable: [subtree('home/.ssh')],
+    });
+    expect(mounts(rendering.arguments).slice(0, 6)).toEqual(['--bind /', '--dev /dev', '--proc /proc', '--ro-bind ~R/ws/.envrc', '--tmpfs ~R/home/.ssh', '--remount-ro ~R/home/.ssh']);
+  });
+
+  it('binds the canonical path of a root that is a symbolic link', () => {
+    const rendering = render({ writable: [subtree('alias-root')] });
+    expect(mounts(rendering.arguments)).toContain('--bind ~R/real-root');
+  });
+
+  it('skips protected paths nothing can write and missing names nothing can create', () => {
+    const rendering = render({
+      writable: [subtree('ws')],
+      readOnly: [subtree('home/.bashrc'), subtree('home/.ssh')],
+      unreadable: [subtree('home/.kube')],
+    });
+    expect(mounts(rendering.arguments)).toEqual(['--ro-bind /', '--dev /dev', '--proc /proc', '--bind ~R/ws', '--chdir ~R']);
+  });
+
+  it('masks a missing protected name inside a writable root as an empty read-only directory and records the mount points', () => {
+    const rendering = render({
+      writable: [subtree('ws'), subtree('fresh')],
+      readOnly: [subtree('ws/.vscode'), subtree('ws/.git/hooks'), subtree('fresh/.idea/sub')],
+    });
+    expect(mounts(rendering.arguments)).toContain('--tmpfs ~R/ws/.vscode');
+    expect(mounts(rendering.arguments)).toContain('--remount-ro ~R/ws/.vscode');
+    expect(mounts(rendering.arguments)).toContain('--remount-ro ~R/ws/.git/hooks');
+    expect(rendering.createdMountPoints.map((created) => created.replace(root, '~R')).sort()).toEqual([
+      '~R/fresh/.idea',
+      '~R/fresh/.idea/sub',
+      '~R/ws/.git/hooks',
+      '~R/ws/.vscode',
+    ]);
+  });
+
+  it('below a .git that does not exist, gives hooks a throwaway tmpfs and leaves config to git init', () => {
+    const rendering = render({
+      writable: [subtree('fresh')],
+      readOnly: [subtree('fresh/.git/hooks'), subtree('fresh/.git/config')],
+    });
+    const rendered = mounts(rendering.arguments);
+    expect(rendered).toContain('--tmpfs ~R/fresh/.git/hooks');
+    expect(rendered).not.toContain('--remount-ro ~R/fresh/.git/hooks');
+    expect(rendered.filter((mount) => mount.includes('.git/config'))).toEqual([]);
+    expect(rendering.createdMountPoints).toEqual([path.join(root, 'fresh/.git'), path.join(root, 'fresh/.git/hooks')]);
+  });
+
+  it('puts a grant inside a masked credential directory between --tmpfs and --remount-ro', () => {
+    const rendering = render({
+      writable: [subtree('ws')],
+      unreadable: [subtree('home/.ssh'), subtree('home/.aws')],
+      readableGrants: [{ path: path.join(root, 'home/.ssh/config'), scope: 'exact' }, subtree('home/.aws')],
+      writableGrants: [subtree('home/.aws')],
+    });
+    const rendered = mounts(rendering.arguments);
+    const tmpfs = rendering.arguments.indexOf('--tmpfs');
+    expect(rendering.arguments.slice(tmpfs - 2, tmpfs)).toEqual(['--perms', '0111']);
+    expect(rendered.slice(rendered.indexOf('--tmpfs ~R/home/.ssh'))).toEqual([
+      '--tmpfs ~R/home/.ssh',
+      '--ro-bind ~R/home/.ssh/config',
+      '--remount-ro ~R/home/.ssh',
+      '--bind ~R/home/.aws',
+      '--chdir ~R',
+    ]);
+    // Reopened as a whole: .aws is not masked at all.
+    expect(rendered).not.toContain('--tmpfs ~R/home/.aws');
+  });
+
+  it('re-protects tier 1 inside a write grant, after the grant', () => {
+    const rendering = render({
+      readOnly: [subtree('home/.ssh')],
+      unreadable: [],
+      hardProtected: [subtree('home/.ssh/config')],
+      writableGrants: [subtree('home/.ssh')],
+    });
+    const rendered = mounts(rendering.arguments);
+    expect(rendered.indexOf('--ro-bind ~R/home/.ssh/config')).toBeGreaterThan(rendered.indexOf('--bind ~R/home/.ssh'));
+  });
+
+  it('does not bind an exact entry on a directory (that would open its whole subtree)', () => {
+    const rendering = render({ writable: [{ path: path.join(root, 'ws'), scope: 'exact' }] });
+    expect(mounts(rendering.arguments).filter((mount) => mount.startsWith('--bind'))).toEqual([]);
+  });
+});

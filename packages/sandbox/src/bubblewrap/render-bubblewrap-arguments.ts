@@ -1,0 +1,229 @@
+import type { SandboxCommand } from '../backend/sandbox-backend.js';
+import { isInsideAnyScopedPath, isInsideScopedPath } from '../policy/is-inside-scoped-path.js';
+import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
+import { inspectHostPath } from './host-path-state.js';
+import type { HostPathState, InspectHostPath } from './host-path-state.js';
+
+/** The bwrap command line for one call, plus what it will leave on the host. */
+export interface BubblewrapRendering {
+  /** Arguments after the bwrap program itself, ending with `--` and the command's argv. */
+  readonly arguments: readonly string[];
+  /**
+   * Host paths that did not exist and that bwrap creates as mount points (an empty file or an
+   * empty directory); each missing parent comes before its children. `release()` removes them again (peers.md: users found
+   * empty `.bashrc`/`.vscode` left behind).
+   */
+  readonly createdMountPoints: readonly string[];
+  /**
+   * Host destinations of every bind and mask, so that a call keeps the mount points and write-grant
+   * placeholders another live call created and this one stands on.
+   */
+  readonly mountDestinations: readonly string[];
+}
+
+/**
+ * Process flags (architecture §3.4, peers.md "Processes"): a PID namespace so that the whole tree
+ * — `setsid` and double-forked daemons included — dies with the command; `--die-with-parent` so a
+ * SIGKILL of bwrap takes the namespace down too; `--new-session` against TIOCSTI. `--cap-drop ALL`:
+ * when OpenWork runs as root, bwrap keeps every capability inside the sandbox, and a process with
+ * CAP_SYS_ADMIN simply remounts `/` read-write (we proved it); without capabilities the mounts
+ * below are binding.
+ */
+const processFlags = ['--unshare-pid', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'] as const;
+
+function depth(path: string): number {
+  return path === '/' ? 0 : path.split('/').length - 1;
+}
+
+/** Parents before children, so a nested mount is never hidden by a later mount of its parent. */
+function byDepth(entries: readonly ScopedPath[]): ScopedPath[] {
+  return [...entries].sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** A directory mask (`--tmpfs` … `--remount-ro`) and the grant binds that must go inside it. */
+interface DirectoryMask {
+  readonly path: string;
+  readonly inside: string[];
+}
+
+/**
+ * Render `layout` (architecture §3.4 "bubblewrap") as bwrap arguments. Mount order is what makes
+ * the layout's semantics hold, because a later mount covers an earlier one:
+ *
+ * 1. `/` read-only (`--bind / /` in full-access), fresh `/dev` and `/proc`.
+ * 2. Writable roots and ordinary write grants, `--bind`, parents first. `/tmp` as a temp root is
+ *    the host's `/tmp` (never a fresh tmpfs), so spill and temp files stay visible outside.
+ * 3. Read-only entries (hard-protected, sensitive) inside something writable, `--ro-bind P P`
+ *    after every writable bind, so a protected path inside a writable root stays read-only.
+ *    A name that does not exist yet becomes an empty read-only directory (`--tmpfs P` +
+ *    `--remount-ro P`): it can be created neither as a file nor as a directory, and git ignores
+ *    empty directories — a `/dev/null` mask there makes `git add .` fail on a character device.
+ * 4. Credential entries: directories `--perms 0000 --tmpfs P` + `--remount-ro P` (a plain tmpfs
+ *    accepts writes that silently vanish, peers.md), files `--ro-bind /dev/null P` (binds are
+ *    `nodev`), missing names like directories. Mode 0000 makes every access fail with
+ *    `Permission denied` — what denial detection (§3.5) recognises — instead of an empty directory's
+ *    `No such file or directory`; it binds because capabilities are dropped (root without
+ *    CAP_DAC_OVERRIDE obeys modes). With a grant inside, the mode is 0111: the granted path stays
+ *    reachable, listing still fails.
+ * 5. Grants that reopen part of a masked/read-only entry, after the masks (inside a directory
+ *    mask: between `--tmpfs` and `--remount-ro`, while bwrap can still create the mount point).
+ * 6. Hard-protected entries inside a reopened grant, read-only again (§3.3: grants never unlock tier 1).
+ *
+ * Entries whose mount would change nothing are skipped: a protected path outside everything
+ * writable is already read-only, and a missing name there cannot be created.
+ *
+ * Below a workspace root's `.git` that does not exist yet, `git init` must be able to create
+ * `.git/hooks/` (templates) and `.git/config` (lock file renamed over it): a mount point at either
+ * name makes it fail. There, `.git/hooks` gets a plain tmpfs (whatever the command writes into it
+ * vanishes with the sandbox) and `.git/config` is not mounted; README "Linux (bubblewrap)" explains
+ * the residual risk.
+ */
+export function renderBubblewrapArguments(
+  layout: SandboxLayout,
+  command: SandboxCommand,
+  inspect: InspectHostPath = inspectHostPath,
+): BubblewrapRendering {
+  const states = new Map<string, HostPathState>();
+  const stateOf = (path: string): HostPathState => {
+    let state = states.get(path);
+    if (state === undefined) {
+      state = inspect(path);
+      states.set(path, state);
+    }
+    return state;
+  };
+  const created: string[] = [];
+  const destinations: string[] = [];
+
+  const rootWritable = layout.writable.some((entry) => entry.path === '/' && entry.scope === 'subtree');
+  const mounts: string[] = [rootWritable ? '--bind' : '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  /** Host regions mounted read-write, by resolved path. */
+  const writableMounts: ScopedPath[] = rootWritable ? [{ path: '/', scope: 'subtree' }] : [];
+  /** Host regions where nothing can be created any more (read-only or masked), by resolved path. */
+  const sealed: ScopedPath[] = [];
+
+  const protectMissing = (state: HostPathState): void => {
+    const gitIndex = state.missingChain.findIndex((component, index) => basename(component) === '.git' && index < state.missingChain.length - 1);
+    if (gitIndex >= 0) {
+      const gitDirectory = state.missingChain[gitIndex] as string;
+      if (state.path !== `${gitDirectory}/hooks`) return;
+      mounts.push('--tmpfs', state.path);
+    } else {
+      mounts.push('--tmpfs', state.path, '--remount-ro', state.path);
+    }
+    created.push(...state.missingChain);
+    destinations.push(state.path);
+    sealed.push({ path: state.path, scope: 'subtree' });
+  };
+
+  // 2. Writable roots and ordinary write grants.
+  for (const entry of byDepth(layout.writable)) {
+    if (entry.path === '/') continue;
+    // Semantics: inside a read-only or credential entry nothing is writable; step 3/4 would cover it anyway.
+    if (isInsideAnyScopedPath(entry.path, layout.readOnly) || isInsideAnyScopedPath(entry.path, layout.unreadable)) continue;
+    const state = stateOf(entry.path);
+    if (state.kind !== 'directory' && state.kind !== 'file') continue;
+    // An exact entry on a directory cannot be a bind (that would open its whole subtree): narrower.
+    if (state.kind === 'directory' && entry.scope === 'exact') continue;
+    if (isInsideAnyScopedPath(state.path, writableMounts)) continue;
+    mounts.push('--bind', state.path, state.path);
+    destinations.push(state.path);
+    writableMounts.push({ path: state.path, scope: state.kind === 'directory' ? 'subtree' : 'exact' });
+  }
+
+  // 3. Read-only entries inside something writable.
+  for (const entry of byDepth(layout.readOnly)) {
+    if (isInsideAnyScopedPath(entry.path, layout.unreadable)) continue;
+    const state = stateOf(entry.path);
+    if (state.kind === 'unreachable') continue;
+    if (!isInsideAnyScopedPath(state.path, writableMounts) || isInsideAnyScopedPath(state.path, sealed)) continue;
+    if (state.kind === 'missing') {
+      protectMissing(state);
+      continue;
+    }
+    mounts.push('--ro-bind', state.path, state.path);
+    destinations.push(state.path);
+    sealed.push({ path: state.path, scope: 'subtree' });
+  }
+
+  // 4. Credential entries, unless a grant reopens exactly this entry (then step 5 binds it).
+  const grants = [
+    ...layout.writableGrants.map((entry) => ({ entry, writable: true })),
+    ...layout.readableGrants
+      .filter((entry) => !layout.writableGrants.some((other) => other.path === entry.path && other.scope === entry.scope))
+      .map((entry) => ({ entry, writable: false })),
+  ];
+  const masks: Array<DirectoryMask | string[]> = [];
+  const directoryMasks: DirectoryMask[] = [];
+  const masked: ScopedPath[] = [];
+  for (const entry of byDepth(layout.unreadable)) {
+    const state = stateOf(entry.path);
+    if (state.kind === 'unreachable') continue;
+    const reopened = grants.some(
+      (grant) => grant.entry.path === entry.path && (grant.entry.scope === 'subtree' || state.kind !== 'directory'),
+    );
+    if (reopened) continue;
+    if (isInsideAnyScopedPath(state.path, masked)) continue;
+    if (state.kind === 'directory') {
+      const mask: DirectoryMask = { path: state.path, inside: [] };
+      masks.push(mask);
+      directoryMasks.push(mask);
+    } else if (state.kind === 'file') {
+      masks.push(['--ro-bind', '/dev/null', state.path]);
+    } else {
+      if (!isInsideAnyScopedPath(state.path, writableMounts) || isInsideAnyScopedPath(state.path, sealed)) continue;
+      const mask: DirectoryMask = { path: state.path, inside: [] };
+      masks.push(mask);
+      directoryMasks.push(mask);
+      created.push(...state.missingChain);
+    }
+    destinations.push(state.path);
+    masked.push({ path: state.path, scope: 'subtree' });
+    sealed.push({ path: state.path, scope: 'subtree' });
+  }
+
+  // 5. Grants that reopen what steps 3–4 closed.
+  const afterMasks: string[] = [];
+  const grantMounts: ScopedPath[] = [];
+  for (const grant of [...grants].sort((a, b) => depth(a.entry.path) - depth(b.entry.path))) {
+    const state = stateOf(grant.entry.path);
+    if (state.kind !== 'directory' && state.kind !== 'file') continue;
+    if (state.kind === 'directory' && grant.entry.scope === 'exact') continue;
+    const bind = [grant.writable ? '--bind' : '--ro-bind', state.path, state.path];
+    const container = directoryMasks
+      .filter((mask) => isInsideScopedPath(state.path, { path: mask.path, scope: 'subtree' }) && mask.path !== state.path)
+      .sort((a, b) => depth(b.path) - depth(a.path))[0];
+    if (container !== undefined) container.inside.push(...bind);
+    else afterMasks.push(...bind);
+    destinations.push(state.path);
+    if (grant.writable) grantMounts.push({ path: state.path, scope: state.kind === 'directory' ? 'subtree' : 'exact' });
+  }
+  for (const mask of masks) {
+    if (Array.isArray(mask)) mounts.push(...mask);
+    else mounts.push('--perms', mask.inside.length === 0 ? '0000' : '0111', '--tmpfs', mask.path, ...mask.inside, '--remount-ro', mask.path);
+  }
+  mounts.push(...afterMasks);
+
+  // 6. Tier 1 inside a reopened grant is read-only again.
+  for (const entry of byDepth(layout.hardProtected)) {
+    const state = stateOf(entry.path);
+    if (state.kind === 'unreachable' || !isInsideAnyScopedPath(state.path, grantMounts)) continue;
+    if (state.kind === 'missing') {
+      mounts.push('--tmpfs', state.path, '--remount-ro', state.path);
+      created.push(...state.missingChain);
+    } else {
+      mounts.push('--ro-bind', state.path, state.path);
+    }
+    destinations.push(state.path);
+  }
+
+  return {
+    arguments: [...processFlags, ...mounts, '--chdir', command.cwd, '--', ...command.argv],
+    createdMountPoints: [...new Set(created)],
+    mountDestinations: [...new Set(destinations)],
+  };
+}

@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { WrappedCommand } from '../../backend/sandbox-backend.js';
+import { BubblewrapBackend } from '../bubblewrap-backend.js';
+
+export interface WrappedRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Spawn a wrapped argv the way a process backend would — own process group, stdin closed, a
+ * bounded wait with a SIGKILL of the group — and always call `release()` afterwards.
+ */
+export async function runWrapped(wrapped: WrappedCommand, cwd: string, timeoutMs = 20_000): Promise<WrappedRun> {
+  try {
+    const [file, ...args] = wrapped.argv as [string, ...string[]];
+    const child = spawn(file, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, timeoutMs);
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', (exitCode, exitSignal) => resolve([exitCode, exitSignal]));
+    });
+    clearTimeout(timer);
+    return { code, signal, stdout, stderr };
+  } finally {
+    await wrapped.release();
+  }
+}
+
+/** A fresh, canonical temp directory; remove it with `fs.rm(dir, {recursive: true, force: true})`. */
+export async function makeTempDirectory(prefix: string): Promise<string> {
+  return fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+}
+
+/**
+ * For `beforeAll`: the suites need the real bwrap. If it cannot run here they FAIL with the
+ * self-check's reason instead of skipping silently.
+ */
+export async function requireBubblewrap(): Promise<void> {
+  const availability = await new BubblewrapBackend().selfCheck();
+  if (!availability.available) throw new Error(`bubblewrap is required for this suite: ${availability.reason}`);
+}
+
+/** Every path below `root` (files, directories, links), sorted, as `type path` lines. */
+export async function listTree(root: string): Promise<string[]> {
+  const lines: string[] = [];
+  const walk = async (directory: string): Promise<void> => {
+    for (const entry of await fs.readdir(directory, { withFileTypes: true })) {
+      const full = path.join(directory, entry.name);
+      const type = entry.isDirectory() ? 'd' : entry.isSymbolicLink() ? 'l' : entry.isFile() ? 'f' : 'o';
+      lines.push(`${type} ${path.relative(root, full)}`);
+      if (entry.isDirectory()) await walk(full);
+    }
+  };
+  await walk(root);
+  return lines.sort();
+}

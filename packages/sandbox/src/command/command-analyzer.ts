@@ -1,0 +1,329 @@
+import type { CommandAnalysisContext, CommandFinding } from './command-analysis.js';
+import { checkFind, checkRemove, findExecutedCommands } from './check-recursive-delete.js';
+import { checkGitCommand } from './check-git-command.js';
+import { checkSystemCommand, isDeviceTarget } from './check-system-command.js';
+import { describeInterpreterInvocation } from './interpreter-invocation.js';
+import type { PathTargetContext } from './judge-path-target.js';
+import { parseShellScript, shellNodeText, shellNodeType, walkShellNodes } from './parse-shell-script.js';
+import type { RuleMatch } from './rule-match.js';
+import type {
+  ShellBinaryCmd,
+  ShellCallExpr,
+  ShellDeclClause,
+  ShellForClause,
+  ShellFuncDecl,
+  ShellLit,
+  ShellNode,
+  ShellStmt,
+  ShellWordIter,
+} from './shell-syntax-tree.js';
+import type { ResolvedWord, ShellSubstitution } from './shell-word-resolver.js';
+import { ShellWordResolver } from './shell-word-resolver.js';
+import { privilegeWrappers, programName, unwrapCommand } from './unwrap-command.js';
+
+// `bash -c "eval 'sh -c …'"` nests; beyond this depth the command is reported, not analysed.
+const maximumNestingDepth = 8;
+const downloadPrograms = new Set(['curl', 'wget', 'fetch', 'http', 'https', 'xh', 'lwp-request', 'GET']);
+
+// mvdan/sh operator codes (syntax.BinCmdOperator, syntax.RedirOperator).
+const pipeOperators = new Set([12, 13]);
+const writeRedirections = new Set([54, 55, 57, 60, 64, 65]);
+const duplicateOutput = 59;
+const readRedirection = 56;
+const hereDocuments = new Set([61, 62]);
+const hereString = 63;
+
+interface ScriptState {
+  readonly source: Buffer;
+  readonly resolver: ShellWordResolver;
+  readonly depth: number;
+  /** Pipelines already judged as part of an enclosing pipeline (`a | b | c` nests `a | b`). */
+  readonly coveredPipelines: Set<string>;
+}
+
+/** Walks every command a script would run, including nested shells, and collects findings (§3.6). */
+export class CommandAnalyzer {
+  readonly #findings = new Map<string, CommandFinding>();
+  readonly #pathContext: PathTargetContext;
+
+  constructor(context: CommandAnalysisContext) {
+    this.#pathContext = {
+      homeDirectory: context.homeDirectory,
+      workspaceRoots: context.workspaceRoots ?? [],
+      workingDirectory: context.cwd,
+    };
+  }
+
+  get findings(): CommandFinding[] {
+    return [...this.#findings.values()];
+  }
+
+  analyzeScript(source: string, resolver: ShellWordResolver, depth: number): void {
+    if (depth > maximumNestingDepth) {
+      this.#add(source, {
+        rule: 'unparseable',
+        reason: `The command nests shells (bash -c, eval) more than ${maximumNestingDepth} levels deep, so it cannot be checked. Write the inner command directly.`,
+      });
+      return;
+    }
+    const parsed = parseShellScript(source);
+    if (!parsed.ok) {
+      this.#add(source, {
+        rule: 'unparseable',
+        reason: `The command could not be parsed as bash (${parsed.message}), so it cannot be checked for dangerous operations. Simplify it or fix the quoting, then try again.`,
+      });
+      return;
+    }
+    const state: ScriptState = { source: parsed.source, resolver, depth, coveredPipelines: new Set() };
+    walkShellNodes(parsed.file, (node) => {
+      this.#visit(node, state);
+      return true;
+    });
+  }
+
+  #visit(node: ShellNode, state: ScriptState): void {
+    switch (shellNodeType(node)) {
+      case 'CallExpr':
+        this.#visitCall(node as ShellCallExpr, state);
+        break;
+      case 'DeclClause':
+        for (const assignment of (node as ShellDeclClause).Args) {
+          if (assignment.Naked || assignment.Name === null) continue;
+          const value = state.resolver.resolveAssignedValue(assignment.Value);
+          state.resolver.assign(assignment.Name.Value, value === undefined ? null : [value]);
+        }
+        break;
+      case 'ForClause':
+        this.#visitFor(node as ShellForClause, state);
+        break;
+      case 'Stmt':
+        this.#visitStatement(node as ShellStmt, state);
+        break;
+      case 'BinaryCmd':
+        this.#visitPipeline(node as ShellBinaryCmd, state);
+        break;
+      case 'FuncDecl':
+        this.#visitFunction(node as ShellFuncDecl, state);
+        break;
+    }
+  }
+
+  #visitCall(call: ShellCallExpr, state: ScriptState): void {
+    if (call.Args.length === 0) {
+      for (const assignment of call.Assigns) {
+        if (assignment.Name === null || assignment.Array !== null) continue;
+        const value = state.resolver.resolveAssignedValue(assignment.Value);
+        state.resolver.assign(assignment.Name.Value, value === undefined ? null : [value]);
+      }
+      return;
+    }
+    const words = call.Args.flatMap((word) => state.resolver.resolveArgument(word));
+    this.#analyzeWords(words, shellNodeText(call, state.source), state);
+  }
+
+  /** `for d in / ~; do rm -rf "$d"; done` checks each listed value. */
+  #visitFor(clause: ShellForClause, state: ScriptState): void {
+    if (shellNodeType(clause.Loop) !== 'WordIter') return;
+    const iteration = clause.Loop as ShellWordIter;
+    const fields = iteration.Items.flatMap((word) => state.resolver.resolveArgument(word));
+    const values = fields.map((field) => field.value);
+    const known = iteration.Items.length > 0 && values.every((value): value is string => value !== undefined);
+    state.resolver.assign(iteration.Name.Value, known ? values : null);
+  }
+
+  #analyzeWords(words: readonly ResolvedWord[], text: string, state: ScriptState): void {
+    const unwrapped = unwrapCommand(words);
+    for (const wrapper of unwrapped.wrappers) {
+      if (privilegeWrappers.has(wrapper)) {
+        this.#add(text, {
+          rule: 'privilege-escalation',
+          reason: `${wrapper} runs the command as another user (usually root), outside the sandbox's permissions for this session. Run it without ${wrapper}, or ask the user to run it themselves.`,
+        });
+      }
+    }
+    const [programWord, ...rest] = unwrapped.words;
+    if (programWord === undefined) return;
+    const program = programName(programWord);
+    if (program === undefined) {
+      // The program is only known at run time (`$CMD -rf /`): judge the arguments as if it were rm.
+      for (const match of checkRemove(rest, this.#pathContext)) {
+        this.#add(text, { rule: match.rule, reason: `The program name is only known at run time; if it is rm: ${match.reason}` });
+      }
+      return;
+    }
+    const matches: RuleMatch[] = [];
+    switch (program) {
+      case 'rm':
+        matches.push(...checkRemove(rest, this.#pathContext));
+        break;
+      case 'find':
+        matches.push(...checkFind(rest, this.#pathContext, (command) => programName(unwrapCommand(command).words[0])));
+        for (const command of findExecutedCommands(rest)) this.#analyzeWords(command, text, state);
+        break;
+      case 'git':
+        matches.push(...checkGitCommand(rest));
+        break;
+      case 'trap':
+        if (rest[0] !== undefined && !rest[0].value?.startsWith('-')) this.#analyzeNested(rest[0], state);
+        break;
+      case 'alias':
+        for (const word of rest) {
+          const at = word.script.indexOf('=');
+          if (at > 0) this.#analyzeNested({ ...word, script: word.script.slice(at + 1) }, state);
+        }
+        break;
+      default:
+        matches.push(...checkSystemCommand(program, rest, this.#pathContext));
+    }
+    const interpreter = describeInterpreterInvocation(program, rest);
+    if (interpreter !== undefined) {
+      if (interpreter.codeWord !== undefined && this.#fetchesRemoteCode(interpreter.codeWord.substitutions, state)) {
+        matches.push(remoteScript(program));
+      }
+      if (interpreter.commandString !== undefined) this.#analyzeNested(interpreter.commandString, state);
+    }
+    for (const match of matches) this.#add(text, match);
+  }
+
+  /** Re-parses a string that a shell will run (`bash -c`, `eval`, `su -c`, `trap`, `alias`). */
+  #analyzeNested(word: ResolvedWord, state: ScriptState): void {
+    this.analyzeScript(word.script, state.resolver.child(), state.depth + 1);
+  }
+
+  #visitStatement(statement: ShellStmt, state: ScriptState): void {
+    let interpreter: ReturnType<typeof describeInterpreterInvocation>;
+    let program: string | undefined;
+    if (statement.Cmd !== null && shellNodeType(statement.Cmd) === 'CallExpr') {
+      const words = (statement.Cmd as ShellCallExpr).Args.flatMap((word) => state.resolver.resolveArgument(word));
+      const [programWord, ...rest] = unwrapCommand(words).words;
+      program = programName(programWord);
+      interpreter = program === undefined ? undefined : describeInterpreterInvocation(program, rest);
+    }
+    for (const redirect of statement.Redirs) {
+      if (redirect.Word === null) continue;
+      const targets = state.resolver.resolveArgument(redirect.Word);
+      const isWrite =
+        writeRedirections.has(redirect.Op) ||
+        (redirect.Op === duplicateOutput && targets.some((target) => !/^(?:\d+|-)$/.test(target.value ?? '')));
+      if (isWrite && targets.some((target) => isDeviceTarget(target.value))) {
+        this.#add(shellNodeText(statement, state.source), {
+          rule: 'device-write',
+          reason: 'This redirection writes into a device file (a disk, partition or memory device), destroying its contents. Redirect to a regular file or /dev/null instead.',
+        });
+      }
+      if (interpreter?.readsStandardInput !== true || program === undefined) continue;
+      // `bash < <(curl …)`, `sh <<< "$(curl …)"`, and `bash <<EOF … EOF` feed code on standard input.
+      if ((redirect.Op === readRedirection || redirect.Op === hereString) &&
+          targets.some((target) => this.#fetchesRemoteCode(target.substitutions, state))) {
+        this.#add(shellNodeText(statement, state.source), remoteScript(program));
+      }
+      if (interpreter.language === 'shell' && (redirect.Op === hereString || hereDocuments.has(redirect.Op))) {
+        const body = hereDocuments.has(redirect.Op) ? redirect.Hdoc : redirect.Word;
+        if (body !== null) {
+          for (const field of state.resolver.resolveArgument(body)) this.#analyzeNested(field, state);
+        }
+      }
+    }
+  }
+
+  /** `curl … | sh`: a download earlier in a pipeline feeds an interpreter reading standard input. */
+  #visitPipeline(pipeline: ShellBinaryCmd, state: ScriptState): void {
+    if (!pipeOperators.has(pipeline.Op)) return;
+    const key = `${pipeline.Pos().Offset()}:${pipeline.End().Offset()}`;
+    if (state.coveredPipelines.has(key)) return;
+    const stages: ShellStmt[] = [];
+    const flatten = (statement: ShellStmt): void => {
+      const command = statement.Cmd;
+      if (command !== null && shellNodeType(command) === 'BinaryCmd' && pipeOperators.has((command as ShellBinaryCmd).Op)) {
+        state.coveredPipelines.add(`${command.Pos().Offset()}:${command.End().Offset()}`);
+        flatten((command as ShellBinaryCmd).X);
+        flatten((command as ShellBinaryCmd).Y);
+      } else {
+        stages.push(statement);
+      }
+    };
+    flatten(pipeline.X);
+    flatten(pipeline.Y);
+    let downloaded = false;
+    for (const stage of stages) {
+      const command = stage.Cmd;
+      if (command === null || shellNodeType(command) !== 'CallExpr') continue;
+      const words = (command as ShellCallExpr).Args.flatMap((word) => state.resolver.resolveArgument(word));
+      const [programWord, ...rest] = unwrapCommand(words).words;
+      const program = programName(programWord);
+      if (program === undefined) continue;
+      if (downloaded && describeInterpreterInvocation(program, rest)?.readsStandardInput === true) {
+        this.#add(shellNodeText(pipeline, state.source), remoteScript(program));
+        return;
+      }
+      if (downloadPrograms.has(program)) downloaded = true;
+    }
+  }
+
+  /** `:(){ :|:& };:` — a function that starts copies of itself in a pipe or in the background. */
+  #visitFunction(declaration: ShellFuncDecl, state: ScriptState): void {
+    const name = declaration.Name.Value;
+    let forks = false;
+    walkShellNodes(declaration.Body, (node) => {
+      const type = shellNodeType(node);
+      if (type === 'Stmt' && (node as ShellStmt).Background && callsFunction(node, name)) forks = true;
+      if (type === 'BinaryCmd' && pipeOperators.has((node as ShellBinaryCmd).Op) &&
+          (callsFunction((node as ShellBinaryCmd).X, name) || callsFunction((node as ShellBinaryCmd).Y, name))) {
+        forks = true;
+      }
+      return !forks;
+    });
+    if (forks) {
+      this.#add(shellNodeText(declaration, state.source), {
+        rule: 'fork-bomb',
+        reason: `The function ${name} starts copies of itself in a pipe or in the background, which multiplies processes until the machine stops responding. Do not run it.`,
+      });
+    }
+  }
+
+  #fetchesRemoteCode(substitutions: readonly ShellSubstitution[], state: ScriptState): boolean {
+    return substitutions.some((substitution) =>
+      substitution.statements.some((statement) => {
+        let found = false;
+        walkShellNodes(statement, (node) => {
+          if (shellNodeType(node) === 'CallExpr') {
+            const words = (node as ShellCallExpr).Args.flatMap((word) => state.resolver.resolveArgument(word));
+            const program = programName(unwrapCommand(words).words[0]);
+            if (program !== undefined && downloadPrograms.has(program)) found = true;
+          }
+          return !found;
+        });
+        return found;
+      }),
+    );
+  }
+
+  #add(command: string, match: RuleMatch): void {
+    const text = command.trim();
+    const key = `${match.rule}\u0000${text}`;
+    if (!this.#findings.has(key)) this.#findings.set(key, { rule: match.rule, command: text, reason: match.reason });
+  }
+}
+
+function remoteScript(interpreter: string): RuleMatch {
+  return {
+    rule: 'remote-script',
+    reason: `This runs code downloaded from the network with ${interpreter} without anyone reading it first. Download it to a file, inspect it, and run it only if the user agrees.`,
+  };
+}
+
+function callsFunction(node: ShellNode, name: string): boolean {
+  let found = false;
+  walkShellNodes(node, (child) => {
+    if (shellNodeType(child) === 'CallExpr') {
+      const first = (child as ShellCallExpr).Args[0];
+      const parts = first?.Parts ?? [];
+      if (parts.length > 0 && parts.every((part) => shellNodeType(part) === 'Lit') &&
+          parts.map((part) => (part as ShellLit).Value).join('') === name) {
+        found = true;
+      }
+    }
+    return !found;
+  });
+  return found;
+}

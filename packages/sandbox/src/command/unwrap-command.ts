@@ -1,0 +1,142 @@
+import type { ResolvedWord } from './shell-word-resolver.js';
+
+/** The command that actually runs once wrappers like `sudo`, `env`, `xargs` are peeled off. */
+export interface UnwrappedCommand {
+  /** Program and arguments of the innermost command; empty when the wrapper runs nothing. */
+  readonly words: readonly ResolvedWord[];
+  /** Wrapper program names, outermost first (`['sudo', 'env']`). */
+  readonly wrappers: readonly string[];
+}
+
+interface WrapperSyntax {
+  /** Short options that take an argument (`-u root`, `-uroot`). */
+  readonly shortWithArgument?: string;
+  /** Long options that take an argument when not written with `=`. */
+  readonly longWithArgument?: readonly string[];
+  /** Short options after which no command runs (`sudo -l`, `command -v`). */
+  readonly shortWithoutCommand?: string;
+  /** `NAME=value` words before the command are environment settings. */
+  readonly assignments?: boolean;
+  /** Positional words before the command (`timeout 5 cmd`, `chrt 10 cmd`). */
+  readonly positionals?: number;
+  /** `-10` is an option (`nice -10 cmd`). */
+  readonly numericOptions?: boolean;
+}
+
+// Wrappers that run their arguments as a command (§3.6: they must not hide what runs).
+const wrapperSyntax: Readonly<Record<string, WrapperSyntax>> = {
+  env: { shortWithArgument: 'uCSP', longWithArgument: ['--unset', '--chdir', '--split-string'], assignments: true },
+  sudo: {
+    shortWithArgument: 'CDgpRrtTUu',
+    longWithArgument: ['--chdir', '--close-from', '--group', '--prompt', '--chroot', '--role', '--type', '--command-timeout', '--other-user', '--user', '--host'],
+    shortWithoutCommand: 'elvVkK',
+    assignments: true,
+  },
+  doas: { shortWithArgument: 'uC', shortWithoutCommand: 'L' },
+  pkexec: { longWithArgument: ['--user'] },
+  run0: { shortWithArgument: 'ugD', longWithArgument: ['--user', '--group', '--nice', '--chdir', '--setenv', '--property', '--unit', '--description', '--slice', '--machine'] },
+  xargs: {
+    shortWithArgument: 'adEILnPs',
+    longWithArgument: ['--arg-file', '--delimiter', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
+  },
+  command: { shortWithoutCommand: 'vV' },
+  builtin: {},
+  exec: { shortWithArgument: 'a' },
+  nice: { shortWithArgument: 'n', longWithArgument: ['--adjustment'], numericOptions: true },
+  nohup: {},
+  setsid: {},
+  timeout: { shortWithArgument: 'sk', longWithArgument: ['--signal', '--kill-after'], positionals: 1 },
+  time: { shortWithArgument: 'fo', longWithArgument: ['--format', '--output'] },
+  stdbuf: { shortWithArgument: 'ioe', longWithArgument: ['--input', '--output', '--error'] },
+  ionice: { shortWithArgument: 'cnp', longWithArgument: ['--class', '--classdata', '--pid', '--pgid', '--uid'], shortWithoutCommand: 'pPu' },
+  chrt: { shortWithoutCommand: 'p', positionals: 1 },
+  taskset: { shortWithoutCommand: 'p', positionals: 1 },
+  busybox: {},
+  unbuffer: {},
+};
+
+/** Programs that run their command with other privileges (rule `privilege-escalation`). */
+export const privilegeWrappers: ReadonlySet<string> = new Set(['sudo', 'doas', 'pkexec', 'run0']);
+
+const maximumWrappers = 16;
+
+/** The program name a word invokes: `/usr/bin/rm`, `./rm` and `$HOME/bin/rm` all invoke `rm`. */
+export function programName(word: ResolvedWord | undefined): string | undefined {
+  if (word === undefined) return undefined;
+  const text = word.value ?? word.pattern;
+  const name = text.slice(text.lastIndexOf('/') + 1);
+  return name === '' || /[\u0000-\u0004]/.test(name) ? undefined : name;
+}
+
+/** Peels wrappers off a command; nothing is dropped that could be the real program. */
+export function unwrapCommand(words: readonly ResolvedWord[]): UnwrappedCommand {
+  const wrappers: string[] = [];
+  let current = words;
+  while (wrappers.length < maximumWrappers) {
+    const name = programName(current[0]);
+    const syntax = name === undefined ? undefined : wrapperSyntax[name];
+    if (name === undefined || syntax === undefined) break;
+    wrappers.push(name);
+    current = skipWrapperOptions(name, syntax, current.slice(1));
+  }
+  return { words: current, wrappers };
+}
+
+function skipWrapperOptions(name: string, syntax: WrapperSyntax, words: readonly ResolvedWord[]): readonly ResolvedWord[] {
+  let index = 0;
+  let positionals = syntax.positionals ?? 0;
+  let splitString: string | undefined;
+  while (index < words.length) {
+    const text = words[index]?.value;
+    if (text === undefined) break;
+    if (text === '--') {
+      index++;
+      break;
+    }
+    if (text.startsWith('--') && text.length > 2) {
+      const option = text.split('=')[0] ?? text;
+      if (name === 'env' && option === '--split-string') {
+        splitString = text.includes('=') ? text.slice(text.indexOf('=') + 1) : words[index + 1]?.value;
+      }
+      index += !text.includes('=') && syntax.longWithArgument?.includes(option) ? 2 : 1;
+      continue;
+    }
+    if (text.startsWith('-') && text.length > 1) {
+      if (syntax.numericOptions && /^-\d+$/.test(text)) {
+        index++;
+        continue;
+      }
+      const letters = text.slice(1);
+      if (syntax.shortWithoutCommand !== undefined && [...letters].some((letter) => syntax.shortWithoutCommand?.includes(letter))) {
+        return [];
+      }
+      const argumentAt = [...letters].findIndex((letter) => syntax.shortWithArgument?.includes(letter));
+      if (argumentAt >= 0) {
+        const attached = letters.slice(argumentAt + 1);
+        if (name === 'env' && letters[argumentAt] === 'S') splitString = attached !== '' ? attached : words[index + 1]?.value;
+        index += attached === '' ? 2 : 1;
+      } else {
+        index++;
+      }
+      continue;
+    }
+    if (syntax.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
+      index++;
+      continue;
+    }
+    if (positionals > 0) {
+      positionals--;
+      index++;
+      continue;
+    }
+    break;
+  }
+  const rest = words.slice(index);
+  if (splitString === undefined) return rest;
+  // `env -S 'rm -rf /'` splits its string into the command's words.
+  const split = splitString
+    .split(/[ \t\n]+/)
+    .filter((text) => text !== '')
+    .map((text): ResolvedWord => ({ value: text, pattern: text, script: text, substitutions: [] }));
+  return [...split, ...rest];
+}

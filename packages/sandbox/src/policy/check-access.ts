@@ -1,0 +1,98 @@
+import type { AccessDecision } from './access-decision.js';
+import { deriveSandboxLayout } from './derive-sandbox-layout.js';
+import { isInsideAnyScopedPath } from './is-inside-scoped-path.js';
+import { layoutAllows } from './layout-allows.js';
+import type { SandboxLayout } from './sandbox-layout.js';
+import type { PathAccess, PathTier, SandboxActor, SandboxMode, SandboxPolicy } from './sandbox-policy.js';
+
+export interface CheckAccessOptions {
+  /**
+   * The tool named in the retry hint (`write`, `edit`, `bash` …). Omitted: the text keeps the
+   * literal slot `{tool}` for the caller to fill (see `toolSlot`).
+   */
+  readonly tool?: string;
+}
+
+/** The placeholder left in denial texts when no tool name was given. */
+export const toolSlot = '{tool}';
+
+const layouts = new WeakMap<SandboxPolicy, SandboxLayout>();
+
+/** Policies are frozen values, so the layout is derived once per policy object. */
+function layoutOf(policy: SandboxPolicy): SandboxLayout {
+  let layout = layouts.get(policy);
+  if (layout === undefined) {
+    layout = deriveSandboxLayout(policy);
+    layouts.set(policy, layout);
+  }
+  return layout;
+}
+
+/** First matching tier of §3.2 for this path under this layout. */
+export function classifyPath(layout: SandboxLayout, path: string): PathTier {
+  if (isInsideAnyScopedPath(path, layout.hardProtected)) return 'hard-protected';
+  if (isInsideAnyScopedPath(path, layout.unreadable)) return 'credential';
+  if (isInsideAnyScopedPath(path, layout.readOnly)) return 'sensitive';
+  if (isInsideAnyScopedPath(path, layout.writable)) return 'writable-root';
+  return 'outside';
+}
+
+function describeTier(tier: PathTier, mode: SandboxMode): string {
+  switch (tier) {
+    case 'credential':
+      return 'a credential path (secrets are unreadable without approval)';
+    case 'sensitive':
+      return 'a sensitive path (changing it runs code outside the sandbox later)';
+    case 'writable-root':
+      return 'inside a writable root but not writable here';
+    case 'outside':
+      return mode === 'read-only'
+        ? 'not writable in read-only mode'
+        : 'outside the writable roots of this session';
+    case 'hard-protected':
+      return 'protected';
+  }
+}
+
+/** The escalatable denial text of architecture §3.5. */
+export function escalationText(path: string, why: string, access: PathAccess, tool: string): string {
+  const grant = JSON.stringify({ paths: [{ path, access, scope: 'exact' }] });
+  return `Permission denied: ${path} is ${why}. To get access, call ${tool} again with sandboxPermissions ${grant} and a one-line justification; the user will be asked.`;
+}
+
+/** The tier 1 denial text of architecture §3.5. */
+export function hardProtectedText(path: string): string {
+  return `Permission denied: ${path} is protected and cannot be changed by tools.`;
+}
+
+/**
+ * §3.2 `check(path, access, actor)` over a canonical path (use `canonicalizePath` or
+ * `resolveCheckedPath` first). Allow/deny is `layoutAllows` over `deriveSandboxLayout(policy)`,
+ * the same data the Seatbelt and bubblewrap renderers use, so parity holds by construction.
+ */
+export function checkAccess(
+  policy: SandboxPolicy,
+  canonicalPath: string,
+  access: PathAccess,
+  actor: SandboxActor,
+  options: CheckAccessOptions = {},
+): AccessDecision {
+  const layout = layoutOf(policy);
+  const tier = classifyPath(layout, canonicalPath);
+  if (layoutAllows(layout, canonicalPath, access, actor)) {
+    return { allowed: true, path: canonicalPath, access, tier };
+  }
+  if (tier === 'hard-protected' && access === 'write') {
+    return { allowed: false, path: canonicalPath, access, tier, sandboxDenied: false, message: hardProtectedText(canonicalPath) };
+  }
+  const suggestedGrant = { path: canonicalPath, access, scope: 'exact' as const };
+  return {
+    allowed: false,
+    path: canonicalPath,
+    access,
+    tier,
+    sandboxDenied: true,
+    message: escalationText(canonicalPath, describeTier(tier, policy.mode), access, options.tool ?? toolSlot),
+    suggestedGrant,
+  };
+}

@@ -1,0 +1,115 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { canonicalRoot, protectedLocations } from './canonical-root.js';
+import {
+  defaultCredentialHomeEntries,
+  defaultSensitiveHomeEntries,
+  defaultSensitiveRootEntries,
+} from './default-protected-paths.js';
+import { SandboxConfigurationError } from './sandbox-error.js';
+import type { PathGrant, SandboxMode, SandboxPolicy } from './sandbox-policy.js';
+import { withGrants } from './with-grants.js';
+
+/**
+ * A configurable list: a plain array adds to the defaults; `{ replace: [...] }` replaces them.
+ * Relative entries are relative to the home directory (or, for root entries, to each writable root).
+ */
+export type ProtectedPathList = readonly string[] | { readonly replace: readonly string[] };
+
+export interface CreateSandboxPolicyOptions {
+  /** §3.1; default `workspace-write`. */
+  readonly mode?: SandboxMode;
+  /** Absolute workspace roots. Empty ⇒ nothing is writable in `workspace-write` but temp roots. */
+  readonly workspaceRoots: readonly string[];
+  readonly extraWritableRoots?: readonly string[];
+  /** Required: the real HOME is never read implicitly. */
+  readonly homeDirectory: string;
+  /** Default `<homeDirectory>/.openwork`. */
+  readonly openworkHome?: string;
+  readonly skillRoots?: readonly string[];
+  /** Default `[os.tmpdir(), '/tmp']`; `[]` for none. */
+  readonly tempRoots?: readonly string[];
+  /** Tier 2 additions or replacement (home-relative or absolute). */
+  readonly credentialPaths?: ProtectedPathList;
+  /** Tier 3 home additions or replacement (home-relative or absolute). */
+  readonly sensitiveHomePaths?: ProtectedPathList;
+  /** Tier 3 names below every writable root, additions or replacement. */
+  readonly sensitiveRootEntries?: ProtectedPathList;
+  /** Grants already approved for this call; canonicalised here. */
+  readonly grants?: readonly PathGrant[];
+}
+
+function resolveList(defaults: readonly string[], list: ProtectedPathList | undefined): readonly string[] {
+  if (list === undefined) return defaults;
+  if ('replace' in list) return list.replace;
+  return [...defaults, ...(list as readonly string[])];
+}
+
+function unique(values: Iterable<string>): string[] {
+  return [...new Set(values)];
+}
+
+function homeRelative(entry: string, home: string): string {
+  return entry.startsWith('/') ? entry : path.posix.join(home, entry);
+}
+
+/**
+ * Build the policy of architecture §3 with every path canonical, so that enforcers (`checkAccess`,
+ * the Seatbelt profile, bubblewrap) never touch the file system to interpret it.
+ */
+export function createSandboxPolicy(options: CreateSandboxPolicyOptions): SandboxPolicy {
+  const mode = options.mode ?? 'workspace-write';
+  if (mode !== 'read-only' && mode !== 'workspace-write' && mode !== 'full-access') {
+    throw new SandboxConfigurationError(`unknown sandbox mode ${JSON.stringify(mode)}`);
+  }
+  const homeDirectory = canonicalRoot(options.homeDirectory, 'homeDirectory');
+  const workspaceRoots = unique(options.workspaceRoots.map((root) => canonicalRoot(root, 'workspace root')));
+  const extraWritableRoots = unique((options.extraWritableRoots ?? []).map((root) => canonicalRoot(root, 'extra writable root')));
+  const tempRoots = unique((options.tempRoots ?? [os.tmpdir(), '/tmp']).map((root) => canonicalRoot(root, 'temp root')));
+  const openworkHome = canonicalRoot(options.openworkHome ?? path.posix.join(homeDirectory, '.openwork'), 'openworkHome');
+  const skillRoots = unique((options.skillRoots ?? []).map((root) => canonicalRoot(root, 'skill root')));
+  const credentialPaths = unique(
+    resolveList(defaultCredentialHomeEntries, options.credentialPaths).flatMap((entry) =>
+      protectedLocations(homeRelative(entry, homeDirectory), 'credential path'),
+    ),
+  );
+  const sensitiveHomePaths = unique(
+    resolveList(defaultSensitiveHomeEntries, options.sensitiveHomePaths).flatMap((entry) =>
+      protectedLocations(homeRelative(entry, homeDirectory), 'sensitive path'),
+    ),
+  );
+  const sensitiveRootEntries = unique(
+    resolveList(defaultSensitiveRootEntries, options.sensitiveRootEntries).map((entry) => {
+      const normalized = path.posix.normalize(entry).replace(/\/+$/, '');
+      if (entry.includes('\0') || normalized.startsWith('/') || normalized === '.' || normalized.startsWith('..')) {
+        throw new SandboxConfigurationError(`sensitive root entries are relative names below a root, got ${JSON.stringify(entry)}`);
+      }
+      return normalized;
+    }),
+  );
+  // A root entry that is a link protects its target too (the textual entry is protected anyway).
+  const sensitiveRootAliases = unique(
+    [...workspaceRoots, ...extraWritableRoots, ...tempRoots].flatMap((root) =>
+      sensitiveRootEntries.flatMap((entry) => {
+        const textual = `${root === '/' ? '' : root}/${entry}`;
+        return protectedLocations(textual, 'sensitive root entry').filter((location) => location !== textual);
+      }),
+    ),
+  );
+  const policy: SandboxPolicy = Object.freeze({
+    mode,
+    workspaceRoots: Object.freeze(workspaceRoots),
+    extraWritableRoots: Object.freeze(extraWritableRoots),
+    tempRoots: Object.freeze(tempRoots),
+    homeDirectory,
+    openworkHome,
+    skillRoots: Object.freeze(skillRoots),
+    credentialPaths: Object.freeze(credentialPaths),
+    sensitiveHomePaths: Object.freeze(sensitiveHomePaths),
+    sensitiveRootEntries: Object.freeze(sensitiveRootEntries),
+    sensitiveRootAliases: Object.freeze(sensitiveRootAliases),
+    grants: Object.freeze([]),
+  });
+  const grants = (options.grants ?? []).map((grant) => ({ ...grant, path: canonicalRoot(grant.path, 'grant path') }));
+  return withGrants(policy, grants);
+}

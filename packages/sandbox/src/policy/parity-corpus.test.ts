@@ -1,0 +1,120 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SeatbeltEvaluator,
+  buildParityCorpus,
+  canonicalizePathSync,
+  checkAccess,
+  deriveSandboxLayout,
+  renderSeatbeltProfile,
+  resolveCheckedPathSync,
+  seatbeltArguments,
+  type ParityCorpus,
+} from '../index.js';
+
+let temp: string;
+let corpus: ParityCorpus;
+
+beforeAll(async () => {
+  temp = await fs.mkdtemp(path.join(os.tmpdir(), 'ow-parity-'));
+  corpus = await buildParityCorpus(temp);
+});
+
+afterAll(async () => {
+  await fs.rm(temp, { recursive: true, force: true });
+});
+
+describe('parity (architecture §3.4)', () => {
+  it('the corpus covers at least 300 paths: missing ones, ones through symlinks, every tier', () => {
+    expect(corpus.entries.length).toBeGreaterThanOrEqual(300);
+    expect(corpus.entries.filter((entry) => !entry.exists).length).toBeGreaterThan(100);
+    expect(corpus.entries.filter((entry) => entry.input !== entry.canonical && !entry.device).length).toBeGreaterThan(40);
+    const tiers = new Set(corpus.entries.map((entry) => checkAccess(corpus.policyFor('workspace-write'), entry.canonical, 'write', 'process').tier));
+    expect([...tiers].sort()).toEqual(['credential', 'hard-protected', 'outside', 'sensitive', 'writable-root']);
+    expect(corpus.refused.length).toBeGreaterThan(0);
+    for (const input of corpus.refused) {
+      expect(canonicalizePathSync(input, { cwd: '/', intent: 'may-create' })).toMatchObject({ ok: false, problem: 'dangling-symlink' });
+    }
+  });
+
+  it('acc_10a file tool fence and seatbelt agree on every path', () => {
+    let compared = 0;
+    for (const mode of corpus.modes) {
+      for (const grantSet of corpus.grantSets) {
+        const policy = corpus.policyFor(mode, grantSet.grants);
+        const profile = renderSeatbeltProfile(deriveSandboxLayout(policy));
+        const evaluator = SeatbeltEvaluator.compile(profile.profile, profile.parameters);
+        for (const actor of ['file-tool', 'process'] as const) {
+          for (const entry of corpus.entries) {
+            const label = `${mode} / ${grantSet.name} / ${actor} / ${entry.input}`;
+            const read = checkAccess(policy, entry.canonical, 'read', actor).allowed;
+            expect(read, `read ${label}`).toBe(evaluator.decide('file-read*', entry.canonical) === 'allow');
+            const write = checkAccess(policy, entry.canonical, 'write', actor).allowed;
+            const kernelWrite = evaluator.decide('file-write*', entry.canonical) === 'allow';
+            // The one intended difference: device files are writable for processes only.
+            const expected = actor === 'file-tool' && entry.device && mode !== 'full-access' ? false : kernelWrite;
+            expect(write, `write ${label}`).toBe(expected);
+            compared += 2;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(300 * 3 * 2 * 2);
+  });
+
+  it('acc_10a grants change the answers (the corpus exercises them)', () => {
+    const plain = corpus.policyFor('workspace-write');
+    const granted = corpus.policyFor('workspace-write', corpus.grantSets[1]?.grants ?? []);
+    const changed = corpus.entries.filter(
+      (entry) => checkAccess(plain, entry.canonical, 'write', 'process').allowed !== checkAccess(granted, entry.canonical, 'write', 'process').allowed,
+    );
+    expect(changed.length).toBeGreaterThan(0);
+  });
+
+  it('acc_10b credential directories are unreadable for every actor', () => {
+    const credentialInputs = corpus.entries.filter((entry) => entry.canonical.startsWith(`${corpus.home}/.ssh`) || entry.canonical.startsWith(`${corpus.home}/.aws`) || entry.canonical === `${corpus.home}/.netrc`);
+    expect(credentialInputs.some((entry) => entry.input.startsWith(corpus.workspace))).toBe(true);
+    for (const mode of corpus.modes) {
+      const policy = corpus.policyFor(mode);
+      const profile = renderSeatbeltProfile(deriveSandboxLayout(policy));
+      const evaluator = SeatbeltEvaluator.compile(profile.profile, profile.parameters);
+      for (const entry of credentialInputs) {
+        for (const actor of ['file-tool', 'process'] as const) {
+          expect(checkAccess(policy, entry.canonical, 'read', actor).allowed, `${mode} ${actor} ${entry.input}`).toBe(false);
+        }
+        expect(evaluator.decide('file-read*', entry.canonical)).toBe('deny');
+        // read, grep, glob and list all resolve through the same function: one answer for all.
+        const resolved = resolveCheckedPathSync(policy, entry.input, { cwd: corpus.workspace, intent: 'may-create', access: 'read', tool: 'grep' });
+        expect(resolved).toMatchObject({ status: 'denied', decision: { tier: 'credential', sandboxDenied: true } });
+      }
+    }
+  });
+
+  it.skipIf(process.platform !== 'darwin')('acc_10a real sandbox-exec agrees with the fence (macOS only: needs /usr/bin/sandbox-exec)', () => {
+    for (const mode of corpus.modes) {
+      const policy = corpus.policyFor(mode);
+      const profile = renderSeatbeltProfile(deriveSandboxLayout(policy));
+      for (const entry of corpus.entries.filter((candidate) => !candidate.device && candidate.exists).slice(0, 60)) {
+        const probe = (script: string): boolean => {
+          const argv = seatbeltArguments(profile, ['/bin/sh', '-c', script, 'probe', entry.input]);
+          try {
+            execFileSync(argv[0] as string, argv.slice(1), { stdio: 'ignore' });
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        const isDirectory = probe('test -d "$1"');
+        const read = probe(isDirectory ? 'ls "$1" >/dev/null' : 'cat "$1" >/dev/null');
+        expect(read, `${mode} read ${entry.input}`).toBe(checkAccess(policy, entry.canonical, 'read', 'process').allowed);
+        if (!isDirectory) {
+          const write = probe(': >> "$1"');
+          expect(write, `${mode} write ${entry.input}`).toBe(checkAccess(policy, entry.canonical, 'write', 'process').allowed);
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,291 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { canonicalizePathSync } from './canonicalize-path.js';
+import { createSandboxPolicy } from './create-sandbox-policy.js';
+import type { PathGrant, SandboxMode, SandboxPolicy } from './sandbox-policy.js';
+
+/** One path of the corpus, as a process or a tool would name it, and what it resolves to. */
+export interface ParityCorpusEntry {
+  /** Absolute path as written (may go through symbolic links, may not exist). */
+  readonly input: string;
+  /** `canonicalizePath(input, may-create)`: what the policy is asked about. */
+  readonly canonical: string;
+  /** Whether the canonical path existed when the corpus was built. */
+  readonly exists: boolean;
+  /** True for device files (`/dev/null` …): writable for processes, never for file tools. */
+  readonly device: boolean;
+}
+
+/** A named set of grants to run the corpus with (architecture §3.4: "with and without grants"). */
+export interface ParityGrantSet {
+  readonly name: string;
+  readonly grants: readonly PathGrant[];
+}
+
+/**
+ * A fixture tree plus the paths to check in it. The same corpus drives `checkAccess`, the SBPL
+ * evaluator, real `sandbox-exec` and real bubblewrap (architecture §3.4 parity tests).
+ */
+export interface ParityCorpus {
+  readonly root: string;
+  readonly home: string;
+  readonly workspace: string;
+  readonly extraRoot: string;
+  readonly tempRoot: string;
+  readonly outside: string;
+  readonly openworkHome: string;
+  readonly skillRoot: string;
+  readonly entries: readonly ParityCorpusEntry[];
+  /** Inputs canonicalisation refuses (dangling symbolic links on the way): never checked, always denied. */
+  readonly refused: readonly string[];
+  readonly modes: readonly SandboxMode[];
+  readonly grantSets: readonly ParityGrantSet[];
+  /** The policy of the fixture for one mode, optionally with grants of this call. */
+  policyFor(mode: SandboxMode, grants?: readonly PathGrant[]): SandboxPolicy;
+}
+
+async function write(file: string, content: string): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, content);
+}
+
+/**
+ * Build the parity fixture under `tempRoot` (which must exist and be empty or fresh) and the list
+ * of paths: every tier, every root, existing and missing names, symbolic links in and out, chains,
+ * sibling prefixes (`ws2`, `ws_backup`), dotted names that are not traversal, protected names that
+ * do not exist yet (`.vscode`, `.idea`, `.git/hooks` in the extra root), device files.
+ */
+export async function buildParityCorpus(tempRoot: string): Promise<ParityCorpus> {
+  const root = await fs.realpath(tempRoot);
+  const home = path.join(root, 'home');
+  const workspace = path.join(root, 'ws');
+  const extraRoot = path.join(root, 'extra');
+  const tempDir = path.join(root, 'tmp');
+  const outside = path.join(root, 'outside');
+  const openworkHome = path.join(home, '.openwork');
+  const skillRoot = path.join(home, 'skills');
+
+  // Fake home: credentials, shell start-up files, OpenWork home with spill/, a skill root.
+  await write(path.join(home, '.ssh/id_rsa'), 'PRIVATE KEY\n');
+  await write(path.join(home, '.ssh/config'), 'Host *\n');
+  await write(path.join(home, '.aws/credentials'), '[default]\n');
+  await write(path.join(home, '.netrc'), 'machine example.com\n');
+  await write(path.join(home, '.bashrc'), '# bashrc\n');
+  await write(path.join(home, '.gitconfig'), '[user]\n');
+  await write(path.join(home, '.config/fish/config.fish'), '# fish\n');
+  await write(path.join(home, '.config/other/settings.json'), '{}\n');
+  await write(path.join(home, 'notes.txt'), 'notes\n');
+  await write(path.join(openworkHome, 'spill/session-1/call-1.txt'), 'spilled\n');
+  await write(path.join(openworkHome, 'config.json'), '{}\n');
+  await write(path.join(skillRoot, 'my-skill/SKILL.md'), '# skill\n');
+
+  // Workspace: a git repository with hooks, .envrc, its own .openwork, dotted names, links.
+  await write(path.join(workspace, '.git/HEAD'), 'ref: refs/heads/main\n');
+  await write(path.join(workspace, '.git/config'), '[core]\n');
+  await write(path.join(workspace, '.git/hooks/pre-commit'), '#!/bin/sh\n');
+  await write(path.join(workspace, '.git/objects/ab/cdef'), 'object\n');
+  await write(path.join(workspace, '.git/refs/heads/main'), '0000\n');
+  await write(path.join(workspace, '.git/logs/HEAD'), 'log\n');
+  await write(path.join(workspace, '.envrc'), 'export A=1\n');
+  await write(path.join(workspace, '.openwork/state.json'), '{}\n');
+  await write(path.join(workspace, 'src/main.ts'), 'export {};\n');
+  await write(path.join(workspace, '..test'), 'dots\n');
+  await write(path.join(workspace, 'a..b/file.txt'), 'dots\n');
+  await write(path.join(workspace, 'Case/File.TXT'), 'case\n');
+  // Siblings with the workspace as a string prefix: must not be inside it (peers.md).
+  await write(path.join(root, 'ws2/file.txt'), 'sibling\n');
+  await write(path.join(root, 'ws_backup/file.txt'), 'sibling\n');
+  // Extra writable root: a repository whose .git/hooks does not exist yet.
+  await write(path.join(extraRoot, '.git/HEAD'), 'ref: refs/heads/main\n');
+  await write(path.join(extraRoot, 'data.txt'), 'data\n');
+  await write(path.join(tempDir, 'scratch.txt'), 'scratch\n');
+  await write(path.join(outside, 'secret.txt'), 'outside\n');
+  await write(path.join(outside, 'dir/nested.txt'), 'outside\n');
+
+  const links: Array<[string, string]> = [
+    [path.join(workspace, 'link-out'), outside],
+    [path.join(workspace, 'file-link-out'), path.join(outside, 'secret.txt')],
+    [path.join(workspace, 'link-in'), path.join(workspace, 'src')],
+    [path.join(workspace, 'chain-1'), path.join(workspace, 'chain-2')],
+    [path.join(workspace, 'chain-2'), outside],
+    [path.join(outside, 'chain-back'), path.join(workspace, 'src')],
+    [path.join(workspace, 'link-ssh'), path.join(home, '.ssh')],
+    [path.join(workspace, 'link-ssh-key'), path.join(home, '.ssh/id_rsa')],
+    [path.join(workspace, 'link-hooks'), path.join(workspace, '.git/hooks')],
+    [path.join(workspace, 'link-openwork-home'), openworkHome],
+    [path.join(workspace, 'link-skill'), skillRoot],
+    [path.join(workspace, 'dangling'), path.join(outside, 'missing-target')],
+    [path.join(root, 'tmp-alias'), tempDir],
+    [path.join(home, 'link-bashrc'), path.join(home, '.bashrc')],
+  ];
+  for (const [link, target] of links) await fs.symlink(target, link);
+
+  const bases = [
+    root,
+    home,
+    path.join(home, '.ssh'),
+    path.join(home, '.aws'),
+    path.join(home, '.config'),
+    path.join(home, '.config/fish'),
+    path.join(home, '.config/gh'),
+    path.join(home, '.gnupg'),
+    openworkHome,
+    path.join(openworkHome, 'spill'),
+    path.join(openworkHome, 'spill/session-1'),
+    skillRoot,
+    path.join(skillRoot, 'my-skill'),
+    workspace,
+    path.join(workspace, '.git'),
+    path.join(workspace, '.git/hooks'),
+    path.join(workspace, '.git/objects'),
+    path.join(workspace, '.git/refs/heads'),
+    path.join(workspace, '.openwork'),
+    path.join(workspace, '.vscode'),
+    path.join(workspace, '.idea'),
+    path.join(workspace, 'src'),
+    path.join(workspace, 'a..b'),
+    path.join(workspace, 'Case'),
+    path.join(workspace, 'link-out'),
+    path.join(workspace, 'link-in'),
+    path.join(workspace, 'chain-1'),
+    path.join(workspace, 'link-ssh'),
+    path.join(workspace, 'link-hooks'),
+    path.join(workspace, 'link-openwork-home'),
+    path.join(workspace, 'link-skill'),
+    path.join(outside, 'chain-back'),
+    path.join(root, 'ws2'),
+    path.join(root, 'ws_backup'),
+    extraRoot,
+    path.join(extraRoot, '.git'),
+    path.join(extraRoot, '.git/hooks'),
+    tempDir,
+    path.join(root, 'tmp-alias'),
+    outside,
+    path.join(outside, 'dir'),
+  ];
+  const suffixes = ['', 'new.txt', 'new-dir/deep/new.txt', '.hidden', 'config', '..test', 'a..b'];
+  const specific = [
+    path.join(home, '.ssh/id_rsa'),
+    path.join(home, '.ssh/config'),
+    path.join(home, '.aws/credentials'),
+    path.join(home, '.netrc'),
+    path.join(home, '.git-credentials'),
+    path.join(home, '.npmrc'),
+    path.join(home, '.bashrc'),
+    path.join(home, '.zshrc'),
+    path.join(home, '.profile'),
+    path.join(home, '.gitconfig'),
+    path.join(home, 'link-bashrc'),
+    path.join(home, 'notes.txt'),
+    path.join(home, 'Library/Keychains/login.keychain-db'),
+    path.join(home, '.config/fish/config.fish'),
+    path.join(home, '.config/other/settings.json'),
+    path.join(openworkHome, 'config.json'),
+    path.join(openworkHome, 'spill/session-1/call-1.txt'),
+    path.join(skillRoot, 'my-skill/SKILL.md'),
+    path.join(workspace, '.git/HEAD'),
+    path.join(workspace, '.git/config'),
+    path.join(workspace, '.git/config.lock'),
+    path.join(workspace, '.git/index'),
+    path.join(workspace, '.git/index.lock'),
+    path.join(workspace, '.git/COMMIT_EDITMSG'),
+    path.join(workspace, '.git/logs/HEAD'),
+    path.join(workspace, '.git/logs/refs/heads/main'),
+    path.join(workspace, '.git/refs/heads/main'),
+    path.join(workspace, '.git/refs/heads/main.lock'),
+    path.join(workspace, '.git/objects/ab/cdef'),
+    path.join(workspace, '.git/hooks/pre-commit'),
+    path.join(workspace, '.envrc'),
+    path.join(workspace, '.envrc.local'),
+    path.join(workspace, '.openwork/state.json'),
+    path.join(workspace, '.openwork-not'),
+    path.join(workspace, '.vscode/settings.json'),
+    path.join(workspace, '.idea/workspace.xml'),
+    path.join(workspace, 'src/main.ts'),
+    path.join(workspace, 'file-link-out'),
+    path.join(workspace, 'link-ssh-key'),
+    path.join(workspace, 'Case/File.TXT'),
+    path.join(workspace, 'case/file.txt'),
+    path.join(workspace, 'C:\\Windows\\system32'),
+    path.join(workspace, '~'),
+    path.join(workspace, '~/notes.txt'),
+    path.join(extraRoot, '.envrc'),
+    path.join(extraRoot, 'data.txt'),
+    path.join(tempDir, 'scratch.txt'),
+    path.join(tempDir, '.envrc'),
+    path.join(outside, 'secret.txt'),
+    '/',
+    '/etc/hostname',
+    '/usr/bin/env',
+  ];
+  const devices = ['/dev/null', '/dev/zero', '/dev/tty'];
+  const inputs = new Set<string>();
+  for (const base of bases) {
+    for (const suffix of suffixes) inputs.add(suffix === '' ? base : `${base}/${suffix}`);
+  }
+  for (const input of specific) inputs.add(input);
+
+  const entries: ParityCorpusEntry[] = [];
+  const refused: string[] = [];
+  for (const input of inputs) {
+    const resolution = canonicalizePathSync(input, { cwd: '/', intent: 'may-create' });
+    if (!resolution.ok) {
+      refused.push(input);
+      continue;
+    }
+    const exists = await fs.lstat(resolution.path).then(() => true, () => false);
+    entries.push(Object.freeze({ input, canonical: resolution.path, exists, device: false }));
+  }
+  for (const device of devices) entries.push(Object.freeze({ input: device, canonical: device, exists: true, device: true }));
+  for (const input of [path.join(workspace, 'dangling'), path.join(workspace, 'dangling/new.txt')]) refused.push(input);
+
+  const policyFor = (mode: SandboxMode, grants: readonly PathGrant[] = []): SandboxPolicy =>
+    createSandboxPolicy({
+      mode,
+      homeDirectory: home,
+      workspaceRoots: [workspace],
+      extraWritableRoots: [extraRoot],
+      tempRoots: [tempDir],
+      skillRoots: [skillRoot],
+      grants,
+    });
+
+  const grantSets: ParityGrantSet[] = [
+    { name: 'no grants', grants: [] },
+    {
+      name: 'sensitive and credential grants',
+      grants: [
+        { path: path.join(workspace, '.git/hooks/pre-commit'), access: 'write', scope: 'exact' },
+        { path: path.join(home, '.ssh/config'), access: 'read', scope: 'exact' },
+        { path: path.join(home, '.aws'), access: 'write', scope: 'subtree' },
+        { path: path.join(home, '.bashrc'), access: 'write', scope: 'exact' },
+      ],
+    },
+    {
+      name: 'outside and hard-protected grants',
+      grants: [
+        { path: outside, access: 'write', scope: 'subtree' },
+        { path: home, access: 'write', scope: 'subtree' },
+        { path: path.join(openworkHome, 'spill'), access: 'write', scope: 'subtree' },
+        { path: skillRoot, access: 'write', scope: 'subtree' },
+        { path: path.join(workspace, '.openwork/state.json'), access: 'write', scope: 'exact' },
+      ],
+    },
+  ];
+
+  return Object.freeze({
+    root,
+    home,
+    workspace,
+    extraRoot,
+    tempRoot: tempDir,
+    outside,
+    openworkHome,
+    skillRoot,
+    entries: Object.freeze(entries),
+    refused: Object.freeze([...new Set(refused)]),
+    modes: Object.freeze(['read-only', 'workspace-write', 'full-access'] as const),
+    grantSets: Object.freeze(grantSets),
+    policyFor,
+  });
+}

@@ -1,0 +1,95 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxError, SandboxUnavailableError, SeatbeltBackend, UnavailableSandboxBackend, createSandboxPolicy } from '../index.js';
+
+let root: string;
+let ws: string;
+let home: string;
+
+beforeAll(async () => {
+  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ow-seatbelt-backend-')));
+  ws = path.join(root, 'ws');
+  home = path.join(root, 'home');
+  await fs.mkdir(ws);
+  await fs.mkdir(path.join(home, '.ssh'), { recursive: true });
+  await fs.writeFile(path.join(home, '.ssh/id_rsa'), 'key');
+});
+
+afterAll(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+const policy = () => createSandboxPolicy({ workspaceRoots: [ws], homeDirectory: home, tempRoots: [] });
+
+describe('availability (acceptance 10f)', () => {
+  it('acc_10f UnavailableSandboxBackend reports unavailable with its reason and refuses to wrap', async () => {
+    const backend = new UnavailableSandboxBackend('bwrap: setting up uid map: Permission denied');
+    expect(backend.kind).toBe('unavailable');
+    expect(await backend.selfCheck()).toEqual({ available: false, reason: 'bwrap: setting up uid map: Permission denied' });
+    let thrown: unknown;
+    try {
+      backend.wrap({ argv: ['/bin/true'], cwd: ws }, policy());
+    } catch (error) {
+      thrown = error;
+    }
+    expect(SandboxUnavailableError.isInstance(thrown)).toBe(true);
+    expect(SandboxError.isInstance(thrown)).toBe(true);
+    expect((thrown as SandboxUnavailableError).reason).toContain('uid map');
+  });
+
+  it('acc_10f SeatbeltBackend off macOS reports unavailable with a reason and refuses to wrap', async () => {
+    const backend = new SeatbeltBackend({ platform: 'linux' });
+    const availability = await backend.selfCheck();
+    expect(availability).toEqual({ available: false, reason: expect.stringContaining('only on macOS') });
+    expect(() => backend.wrap({ argv: ['/bin/true'], cwd: ws }, policy())).toThrow(SandboxUnavailableError);
+  });
+
+  it.skipIf(process.platform === 'darwin')('acc_10f SeatbeltBackend on this non-macOS host is unavailable (runs where sandbox-exec cannot exist)', async () => {
+    expect((await new SeatbeltBackend().selfCheck()).available).toBe(false);
+  });
+
+  it('SandboxError identity survives a second copy of the class (Symbol.for)', () => {
+    const foreign = Object.assign(new Error('x'), { [Symbol.for('openwork.sandbox.error')]: true });
+    expect(SandboxError.isInstance(foreign)).toBe(true);
+    expect(SandboxError.isInstance(new Error('x'))).toBe(false);
+  });
+});
+
+describe('SeatbeltBackend on macOS', () => {
+  it.skipIf(process.platform !== 'darwin')('self-check passes (macOS only: needs /usr/bin/sandbox-exec)', async () => {
+    expect(await new SeatbeltBackend().selfCheck()).toEqual({ available: true });
+  });
+
+  it.skipIf(process.platform !== 'darwin')('a wrapped bash writes the workspace, not outside it, and cannot read credentials (macOS only: needs /usr/bin/sandbox-exec)', async () => {
+    const backend = new SeatbeltBackend();
+    const run = (command: string): { ok: boolean; output: string } => {
+      const wrapped = backend.wrap({ argv: ['/bin/bash', '-c', command], cwd: ws }, policy());
+      try {
+        return { ok: true, output: execFileSync(wrapped.argv[0] as string, wrapped.argv.slice(1), { cwd: ws, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+      } catch (error) {
+        return { ok: false, output: String((error as { stderr?: string }).stderr ?? '') };
+      }
+    };
+    expect(run(`echo inside > "${ws}/inside.txt"`).ok).toBe(true);
+    expect(await fs.readFile(path.join(ws, 'inside.txt'), 'utf8')).toBe('inside\n');
+    expect(run(`echo outside > "${root}/outside.txt"`).ok).toBe(false);
+    await expect(fs.stat(path.join(root, 'outside.txt'))).rejects.toThrow();
+    expect(run(`cat "${home}/.ssh/id_rsa"`).ok).toBe(false);
+    expect(run(`mkdir "${ws}/.vscode"`).ok).toBe(false);
+    expect(run('echo x > /dev/null').ok).toBe(true);
+  });
+});
+
+describe('SeatbeltBackend.wrap', () => {
+  it('derives the profile from the policy of this call and never spawns', async () => {
+    const backend = new SeatbeltBackend({ platform: 'darwin' });
+    const wrapped = backend.wrap({ argv: ['/bin/bash', '-c', 'true'], cwd: ws }, policy());
+    expect(wrapped.argv[0]).toBe('/usr/bin/sandbox-exec');
+    expect(wrapped.argv).toContain(`WRITABLE_ROOT_0=${ws}`);
+    expect(wrapped.argv.slice(-3)).toEqual(['/bin/bash', '-c', 'true']);
+    await wrapped.release();
+  });
+});
