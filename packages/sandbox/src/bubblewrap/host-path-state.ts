@@ -45,6 +45,31 @@ function errorCode(error: unknown): string | undefined {
  * protected, so we need to know exactly which host nodes bwrap will create).
  */
 export function inspectHostPath(path: string): HostPathState {
+  // Fast paths (the common cases, without exceptions, which cost more than the calls): the path
+  // exists, or only its last component is missing below an existing directory. Everything else
+  // (dangling links, missing parents, loops) takes the exact walk.
+  try {
+    if (fs.statSync(path, { throwIfNoEntry: false }) !== undefined) {
+      const real = fs.realpathSync.native(path);
+      return { path: real, kind: fs.statSync(real).isDirectory() ? 'directory' : 'file', missingChain: [] };
+    }
+    const slash = path.lastIndexOf('/');
+    const name = path.slice(slash + 1);
+    const parentPath = slash <= 0 ? '/' : path.slice(0, slash);
+    if (slash >= 0 && name !== '' && name !== '.' && name !== '..' && fs.statSync(parentPath, { throwIfNoEntry: false })?.isDirectory() === true) {
+      const candidate = join(fs.realpathSync.native(parentPath), name);
+      if (fs.lstatSync(candidate, { throwIfNoEntry: false }) === undefined) {
+        return { path: candidate, kind: 'missing', missingChain: [candidate] };
+      }
+    }
+  } catch {
+    // ENOTDIR, ELOOP, a race: the walk decides
+  }
+  return walkHostPath(path);
+}
+
+/** The exact component-by-component walk (dangling links, missing parents, loops). */
+function walkHostPath(path: string): HostPathState {
   const pending = path.split('/').filter((segment) => segment !== '' && segment !== '.');
   let current = '/';
   let links = 0;

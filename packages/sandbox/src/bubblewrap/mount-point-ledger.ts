@@ -28,7 +28,8 @@ const expectedRemovalCodes = new Set(['ENOENT', 'ENOTEMPTY', 'EEXIST', 'EBUSY', 
  * someone else in the meantime and stays (architecture §3.4: remove the mount points, only those).
  */
 function removeIfLeftOver(path: string): void {
-  const stats = fs.lstatSync(path);
+  const stats = fs.lstatSync(path, { throwIfNoEntry: false });
+  if (stats === undefined) return;
   if (stats.isFile()) {
     if (stats.size === 0) fs.unlinkSync(path);
   } else if (stats.isDirectory()) {

@@ -171,3 +171,27 @@ describe('renderBubblewrapArguments', () => {
     expect(mounts(rendering.arguments).filter((mount) => mount.startsWith('--bind'))).toEqual([]);
   });
 });
+
+describe('inspectHostPath', () => {
+  it('follows links, also dangling ones, and reports the nodes bwrap would create', async () => {
+    const { inspectHostPath } = await import('./host-path-state.js');
+    await fs.mkdir(path.join(root, 'inspect/dir'), { recursive: true });
+    await fs.writeFile(path.join(root, 'inspect/file'), 'x');
+    await fs.symlink(path.join(root, 'inspect/dir'), path.join(root, 'inspect/link'));
+    await fs.symlink('missing-target/deeper', path.join(root, 'inspect/dangling'));
+    await fs.symlink('loop-b', path.join(root, 'inspect/loop-a'));
+    await fs.symlink('loop-a', path.join(root, 'inspect/loop-b'));
+    const at = (relative: string) => path.join(root, 'inspect', relative);
+    expect(inspectHostPath(at('dir'))).toEqual({ path: at('dir'), kind: 'directory', missingChain: [] });
+    expect(inspectHostPath(at('link/../file'))).toEqual({ path: at('file'), kind: 'file', missingChain: [] });
+    expect(inspectHostPath(at('link/new'))).toEqual({ path: at('dir/new'), kind: 'missing', missingChain: [at('dir/new')] });
+    expect(inspectHostPath(at('dir/a/b'))).toEqual({ path: at('dir/a/b'), kind: 'missing', missingChain: [at('dir/a'), at('dir/a/b')] });
+    expect(inspectHostPath(at('dangling'))).toEqual({
+      path: at('missing-target/deeper'),
+      kind: 'missing',
+      missingChain: [at('missing-target'), at('missing-target/deeper')],
+    });
+    expect(inspectHostPath(at('file/below')).kind).toBe('unreachable');
+    expect(inspectHostPath(at('loop-a')).kind).toBe('unreachable');
+  });
+});
