@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BubblewrapBackend, SandboxUnavailableError, createSandboxPolicy } from '../index.js';
+import { BubblewrapBackend, SandboxUnavailableError, checkAccess, createSandboxPolicy, detectSandboxDenial } from '../index.js';
 import type { SandboxMode, SandboxPolicy, PathGrant } from '../index.js';
 import { listTree, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
@@ -161,29 +161,61 @@ describe('BubblewrapBackend', () => {
     }
   });
 
-  it('git init, add and commit work in workspace-write where .git did not exist, and hooks/config are protected once it does', async () => {
+  it('git init without .git is denied like on macOS, works with grants on .git/config and .git/hooks, and add/commit keep working', async () => {
     const repository = path.join(workspace, 'repo');
     await fs.mkdir(repository);
     await fs.writeFile(path.join(repository, 'a.txt'), 'a\n');
-    const repositoryPolicy = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [repository], homeDirectory: home, tempRoots: [temp] });
+    const repositoryPolicy = (grants: readonly PathGrant[] = []) =>
+      createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [repository], homeDirectory: home, tempRoots: [temp], grants });
     const identity = '-c user.email=agent@example.com -c user.name=agent';
-    const first = await bash(`git init -q && git add . && git ${identity} commit -q -m first && git log --oneline | wc -l`, repositoryPolicy, repository);
+    const config = path.join(repository, '.git/config');
+    const hooks = path.join(repository, '.git/hooks');
+
+    // Without grants the kernel says what the fence says: .git/hooks and .git/config are protected
+    // although they do not exist yet. git stops at its first write into .git/hooks (templates).
+    const denied = await bash('git init -q', repositoryPolicy(), repository);
+    expect(denied.code).toBe(128);
+    expect(denied.stderr).toMatch(new RegExp(`^fatal: cannot copy '[^']+' to '${hooks}/[^']+': Read-only file system$`, 'm'));
+    expect(checkAccess(repositoryPolicy(), config, 'write', 'process').allowed).toBe(false);
+    const denial = detectSandboxDenial({
+      exitCode: denied.code,
+      output: denied.stderr,
+      isPathDenied: (candidate, access) => !checkAccess(repositoryPolicy(), candidate, access, 'process').allowed,
+    });
+    expect(denial?.lines).toEqual([expect.stringMatching(/^fatal: cannot copy .*: Read-only file system$/)]);
+    expect(denial?.paths).toContainEqual({ path: expect.stringMatching(new RegExp(`^${hooks}/`)), access: 'write' });
+    // Our empty mount points are gone; what git itself created before it failed stays.
+    await expect(fs.lstat(hooks)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(fs.lstat(config)).rejects.toMatchObject({ code: 'ENOENT' });
+    const leftByGit = await fs.readdir(path.join(repository, '.git'));
+    expect(leftByGit.length).toBeGreaterThan(0);
+    expect(leftByGit).not.toContain('HEAD');
+    await fs.rm(path.join(repository, '.git'), { recursive: true }); // the user cleans up the partial .git
+
+    // With the grants a user approves for it, the same command line initialises the repository.
+    const grants: PathGrant[] = [
+      { path: config, access: 'write', scope: 'exact' },
+      { path: hooks, access: 'write', scope: 'subtree' },
+    ];
+    const first = await bash(`git init -q && git add . && git ${identity} commit -q -m first && git log --oneline | wc -l`, repositoryPolicy(grants), repository);
     expect(first.stderr).toBe('');
     expect(first.stdout.trim()).toBe('1');
-    // Whatever git init wrote into .git/hooks went to a throwaway tmpfs; the mount point is gone.
-    await expect(fs.stat(path.join(repository, '.git/hooks'))).rejects.toMatchObject({ code: 'ENOENT' });
-    expect(await readOrNull(path.join(repository, '.git/config'))).toMatch(/repositoryformatversion/);
+    expect(await readOrNull(config)).toMatch(/repositoryformatversion/);
+    expect((await fs.readdir(hooks)).length).toBeGreaterThan(0); // git's templates, on the host
 
+    // Later calls without grants: add/commit work, hooks and config are protected again.
+    const hooksBefore = (await fs.readdir(hooks)).sort();
     const second = await bash(
       `echo b > b.txt && git add . && git ${identity} commit -q -m second && git log --oneline | wc -l; ` +
-        'mkdir -p .git/hooks; echo "#!/bin/sh" > .git/hooks/post-commit; echo "[core] fsmonitor = evil" >> .git/config',
-      repositoryPolicy,
+        'echo "#!/bin/sh" > .git/hooks/post-commit; echo "[core] fsmonitor = evil" >> .git/config',
+      repositoryPolicy(),
       repository,
     );
     expect(second.stdout.trim()).toBe('2');
+    expect(second.stderr).toMatch(/\.git\/hooks\/post-commit: Read-only file system/);
     expect(second.stderr).toMatch(/\.git\/config: Read-only file system/);
-    await expect(fs.stat(path.join(repository, '.git/hooks'))).rejects.toMatchObject({ code: 'ENOENT' });
-    expect(await readOrNull(path.join(repository, '.git/config'))).not.toContain('fsmonitor');
+    expect((await fs.readdir(hooks)).sort()).toEqual(hooksBefore);
+    expect(await readOrNull(config)).not.toContain('fsmonitor');
   });
 
   it('a write grant on a file that does not exist yet lets the command create it, and nothing else', async () => {

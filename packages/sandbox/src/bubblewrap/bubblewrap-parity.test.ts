@@ -44,21 +44,6 @@ const knownLimits: ReadonlyArray<{ readonly name: string; readonly reason: strin
       case_.fence &&
       !case_.kernel,
   },
-  {
-    name: 'git init must be able to write .git/config below a .git that does not exist yet',
-    reason:
-      '`git init` renames config.lock over .git/config; a mount point there makes it fail, so below a missing .git ' +
-      'only .git/hooks is covered (by a throwaway tmpfs) and .git/config is created for real',
-    matches: (case_) => case_.operation === 'create' && case_.input === 'tmp/.git/config' && !case_.fence && case_.kernel,
-  },
-  {
-    name: 'writes into .git/hooks below a .git that does not exist yet vanish',
-    reason:
-      '`git init` copies its hook templates into .git/hooks, so a read-only mount there makes it fail; that name gets ' +
-      'a plain tmpfs instead: the write succeeds inside the sandbox but never reaches the host',
-    matches: (case_) =>
-      case_.operation === 'create' && case_.input === 'tmp/.git/hooks/new.txt' && !case_.fence && case_.probe === 'ok but vanished',
-  },
 ];
 
 const backend = new BubblewrapBackend();
@@ -90,7 +75,7 @@ function nodePath(input: string): string | undefined {
  */
 function plan(corpus: ParityCorpus): PlannedStep[] {
   const extra = [
-    // A temp root without .git: what `git init` would create (architecture §3.4, README).
+    // A temp root without .git: what `git init` would create, protected although missing (architecture §3.2).
     path.join(corpus.tempRoot, '.git/hooks/new.txt'),
     path.join(corpus.tempRoot, '.git/config'),
   ].map((input) => ({ input, canonical: input, exists: false, device: false }));

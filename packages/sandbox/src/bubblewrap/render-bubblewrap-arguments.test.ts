@@ -122,16 +122,38 @@ describe('renderBubblewrapArguments', () => {
     ]);
   });
 
-  it('below a .git that does not exist, gives hooks a throwaway tmpfs and leaves config to git init', () => {
+  it('below a .git that does not exist, protects hooks as a read-only directory and config as a read-only empty file', () => {
     const rendering = render({
       writable: [subtree('fresh')],
       readOnly: [subtree('fresh/.git/hooks'), subtree('fresh/.git/config')],
     });
     const rendered = mounts(rendering.arguments);
     expect(rendered).toContain('--tmpfs ~R/fresh/.git/hooks');
-    expect(rendered).not.toContain('--remount-ro ~R/fresh/.git/hooks');
-    expect(rendered.filter((mount) => mount.includes('.git/config'))).toEqual([]);
-    expect(rendering.createdMountPoints).toEqual([path.join(root, 'fresh/.git'), path.join(root, 'fresh/.git/hooks')]);
+    expect(rendered).toContain('--remount-ro ~R/fresh/.git/hooks');
+    // git reads .git/config before anything else: a directory there would stop every git command.
+    expect(rendered).toContain('--ro-bind ~R/fresh/.git/config');
+    expect(rendering.fileMountPoints).toEqual([path.join(root, 'fresh/.git/config')]);
+    expect(rendering.createdMountPoints).toEqual([
+      path.join(root, 'fresh/.git'),
+      path.join(root, 'fresh/.git/config'),
+      path.join(root, 'fresh/.git/hooks'),
+    ]);
+  });
+
+  it('renders write grants on .git/config and .git/hooks below a missing .git by mounting nothing there', () => {
+    const config = { path: path.join(root, 'fresh/.git/config'), scope: 'exact' } as const;
+    const rendering = render({
+      writable: [subtree('fresh'), config, subtree('fresh/.git/hooks')],
+      readOnly: [subtree('fresh/.git/hooks'), subtree('fresh/.git/config'), subtree('fresh/.vscode')],
+      writableGrants: [config, subtree('fresh/.git/hooks')],
+    });
+    // Only the ungranted missing name is protected; git init can rename config.lock over config.
+    expect(mounts(rendering.arguments).filter((mount) => mount.includes('~R/fresh/'))).toEqual([
+      '--tmpfs ~R/fresh/.vscode',
+      '--remount-ro ~R/fresh/.vscode',
+    ]);
+    expect(rendering.fileMountPoints).toEqual([]);
+    expect(rendering.createdMountPoints).toEqual([path.join(root, 'fresh/.vscode')]);
   });
 
   it('puts a grant inside a masked credential directory between --tmpfs and --remount-ro', () => {

@@ -1,6 +1,7 @@
 import type { SandboxCommand } from '../backend/sandbox-backend.js';
 import { isInsideAnyScopedPath, isInsideScopedPath } from '../policy/is-inside-scoped-path.js';
 import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
+import { findGrantsWithoutMounts } from './find-grants-without-mounts.js';
 import { inspectHostPath } from './host-path-state.js';
 import type { HostPathState, InspectHostPath } from './host-path-state.js';
 
@@ -14,6 +15,12 @@ export interface BubblewrapRendering {
    * empty `.bashrc`/`.vscode` left behind).
    */
   readonly createdMountPoints: readonly string[];
+  /**
+   * Missing names (a subset of `createdMountPoints`, after their missing parents there) that must
+   * exist as an empty file before bwrap starts: bwrap only creates a directory for `--tmpfs`, and a
+   * file mount point only for a bind whose source is a file. `wrap` creates them.
+   */
+  readonly fileMountPoints: readonly string[];
   /**
    * Host destinations of every bind and mask, so that a call keeps the mount points and write-grant
    * placeholders another live call created and this one stands on.
@@ -40,8 +47,9 @@ function byDepth(entries: readonly ScopedPath[]): ScopedPath[] {
   return [...entries].sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
+/** `.git/config`: git reads it before anything else, so a missing one is protected as an empty file. */
+function isReadAsFile(path: string): boolean {
+  return path.endsWith('/.git/config');
 }
 
 /** A directory mask (`--tmpfs` … `--remount-ro`) and the grant binds that must go inside it. */
@@ -76,11 +84,15 @@ interface DirectoryMask {
  * Entries whose mount would change nothing are skipped: a protected path outside everything
  * writable is already read-only, and a missing name there cannot be created.
  *
- * Below a workspace root's `.git` that does not exist yet, `git init` must be able to create
- * `.git/hooks/` (templates) and `.git/config` (lock file renamed over it): a mount point at either
- * name makes it fail. There, `.git/hooks` gets a plain tmpfs (whatever the command writes into it
- * vanishes with the sandbox) and `.git/config` is not mounted; README "Linux (bubblewrap)" explains
- * the residual risk.
+ * A missing `.git/config` is the one missing name protected as a file (an empty read-only file
+ * that `wrap` creates on the host and binds onto itself, listed in `fileMountPoints`): git reads it
+ * before it writes anything, and an empty directory there makes every git command stop at
+ * "Is a directory" — an empty file reads as an empty configuration. So `git init` in a root
+ * without `.git` fails like on macOS, at its first write into the protected `.git/hooks` with
+ * "Read-only file system", which denial detection recognises (§3.5). With write grants on
+ * `.git/config` and `.git/hooks` it works: a write grant on a missing name that reopens every
+ * protected entry around it mounts nothing at all (`findGrantsWithoutMounts`), because a bind
+ * there would be a mount point that `git init` cannot rename `config.lock` over (EBUSY).
  */
 export function renderBubblewrapArguments(
   layout: SandboxLayout,
@@ -106,12 +118,13 @@ export function renderBubblewrapArguments(
   /** Host regions where nothing can be created any more (read-only or masked), by resolved path. */
   const sealed: ScopedPath[] = [];
 
+  const fileMountPoints: string[] = [];
+  const grantsWithoutMounts = findGrantsWithoutMounts(layout, inspect);
+
   const protectMissing = (state: HostPathState): void => {
-    const gitIndex = state.missingChain.findIndex((component, index) => basename(component) === '.git' && index < state.missingChain.length - 1);
-    if (gitIndex >= 0) {
-      const gitDirectory = state.missingChain[gitIndex] as string;
-      if (state.path !== `${gitDirectory}/hooks`) return;
-      mounts.push('--tmpfs', state.path);
+    if (isReadAsFile(state.path)) {
+      mounts.push('--ro-bind', state.path, state.path);
+      fileMountPoints.push(state.path);
     } else {
       mounts.push('--tmpfs', state.path, '--remount-ro', state.path);
     }
@@ -142,6 +155,8 @@ export function renderBubblewrapArguments(
     if (state.kind === 'unreachable') continue;
     if (!isInsideAnyScopedPath(state.path, writableMounts) || isInsideAnyScopedPath(state.path, sealed)) continue;
     if (state.kind === 'missing') {
+      // Reopened by a grant that mounts nothing: as writable as the root around it.
+      if (!isInsideAnyScopedPath(entry.path, layout.hardProtected) && isInsideAnyScopedPath(entry.path, grantsWithoutMounts)) continue;
       protectMissing(state);
       continue;
     }
@@ -224,6 +239,7 @@ export function renderBubblewrapArguments(
   return {
     arguments: [...processFlags, ...mounts, '--chdir', command.cwd, '--', ...command.argv],
     createdMountPoints: [...new Set(created)],
+    fileMountPoints,
     mountDestinations: [...new Set(destinations)],
   };
 }

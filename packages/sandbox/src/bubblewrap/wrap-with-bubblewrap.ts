@@ -3,6 +3,7 @@ import type { SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.
 import { isInsideAnyScopedPath } from '../policy/is-inside-scoped-path.js';
 import { SandboxConfigurationError } from '../policy/sandbox-error.js';
 import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
+import { findGrantsWithoutMounts } from './find-grants-without-mounts.js';
 import { inspectHostPath } from './host-path-state.js';
 import type { InspectHostPath } from './host-path-state.js';
 import type { MountPointLedger } from './mount-point-ledger.js';
@@ -15,28 +16,39 @@ import { renderBubblewrapArguments } from './render-bubblewrap-arguments.js';
  */
 function createWritablePlaceholders(layout: SandboxLayout, inspect: InspectHostPath): string[] {
   const created: string[] = [];
+  // A grant that mounts nothing needs no placeholder (and must not get one: see that function).
+  const withoutMounts = findGrantsWithoutMounts(layout, inspect);
   const candidates: ScopedPath[] = [
     ...layout.writable.filter(
       (entry) => !isInsideAnyScopedPath(entry.path, layout.readOnly) && !isInsideAnyScopedPath(entry.path, layout.unreadable),
     ),
-    ...layout.writableGrants.filter((entry) => !isInsideAnyScopedPath(entry.path, layout.hardProtected)),
+    ...layout.writableGrants.filter(
+      (entry) => !isInsideAnyScopedPath(entry.path, layout.hardProtected) && !withoutMounts.includes(entry),
+    ),
   ];
   for (const entry of candidates) {
     const state = inspect(entry.path);
     if (state.kind !== 'missing') continue;
-    // Another call's bwrap may create the same mount points right now: EEXIST is fine, the
-    // ledger counts both claims.
-    for (const component of state.missingChain) {
-      try {
-        if (component !== state.path || entry.scope === 'subtree') fs.mkdirSync(component);
-        else fs.writeFileSync(component, '', { flag: 'wx', mode: 0o644 });
-      } catch (error) {
-        if ((error as { code?: string }).code !== 'EEXIST') throw error;
-      }
-    }
+    createChain(state.missingChain, entry.scope === 'exact' ? state.path : undefined);
     created.push(...state.missingChain);
   }
   return created;
+}
+
+/**
+ * Create `chain` (missing components, shallowest first) as directories, except `file`, an empty
+ * file. Another call's bwrap may create the same mount points right now: EEXIST is fine, the
+ * ledger counts both claims.
+ */
+function createChain(chain: readonly string[], file: string | undefined): void {
+  for (const component of chain) {
+    try {
+      if (component !== file) fs.mkdirSync(component);
+      else fs.writeFileSync(component, '', { flag: 'wx', mode: 0o644 });
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+    }
+  }
 }
 
 /**
@@ -58,8 +70,13 @@ export function wrapWithBubblewrap(
   let rendering;
   try {
     rendering = renderBubblewrapArguments(layout, command, inspect);
+    // File mount points (a missing `.git/config`) and their missing parents, before bwrap binds them.
+    for (const file of rendering.fileMountPoints) {
+      const chain = rendering.createdMountPoints.filter((created) => created === file || file.startsWith(`${created}/`));
+      createChain(chain, file);
+    }
   } catch (error) {
-    void ledger.claim(placeholders, []).release();
+    void ledger.claim([...placeholders, ...(rendering?.createdMountPoints ?? [])], []).release();
     throw error;
   }
   const claim = ledger.claim([...placeholders, ...rendering.createdMountPoints], rendering.mountDestinations);
