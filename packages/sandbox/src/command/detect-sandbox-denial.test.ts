@@ -150,6 +150,11 @@ describe('denial detection', () => {
       ['go: creating work dir: mkdir /ro/go-build123: read-only file system', ['/ro/go-build123']],
       ['java.io.FileNotFoundException: /ro/out.txt (Read-only file system)', ['/ro/out.txt']],
       ["mv: cannot move 'a' to '/ro/b': Read-only file system", ['a', '/ro/b']],
+      [
+        "fatal: cannot copy '/usr/share/git-core/templates/hooks/pre-commit.sample' to '/ws/.git/hooks/pre-commit.sample': Read-only file system",
+        ['/ws/.git/hooks/pre-commit.sample'],
+      ],
+      ["cp: cannot create regular file '/ro/b': Read-only file system", ['/ro/b']],
       ['error: could not lock config file .git/config: Read-only file system', ['.git/config']],
       ['Error: Read-only file system (os error 30)', []],
     ];

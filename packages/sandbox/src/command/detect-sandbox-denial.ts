@@ -142,6 +142,9 @@ function pathsInText(text: string): string[] {
   const quoted = [...text.matchAll(/'([^']+)'|‘([^’]+)’|"([^"]+)"|`([^`']+)'/g)].map(
     (match) => match[1] ?? match[2] ?? match[3] ?? match[4] ?? '',
   );
+  // `cannot copy 'A' to 'B'` (cp, git init's templates): only the destination is written. A move
+  // writes both directories, so both names stay.
+  if (quoted.length > 1 && /\bcopy\b/i.test(text) && /['’"`]\s+to\s+['‘"`]/.test(text)) return quoted.slice(-1);
   if (quoted.length > 0) return quoted;
   const tokens = text.split(/\s+/).filter((token) => token.includes('/'));
   if (tokens.length > 0) return tokens;
