@@ -10,6 +10,7 @@ import {
   ToolRegistryBuilder,
   ToolResult,
   type ToolDefinition,
+  type ToolErrorCode,
 } from './index.js';
 import { callContext } from './test-support/call-context.js';
 
@@ -206,6 +207,19 @@ describe('FinalizedToolset (§3)', () => {
     expect((await toolset.call('read', '{"path":"b"}', callContext())).status).toBe('succeeded');
   });
 
+  it('acc_04 a huge unknown tool name gives a short tool_not_found from call and prepare', async () => {
+    const toolset = registry().finalize({ tools: ['read'] }, session());
+    const name = 'x'.repeat(200_000);
+    const called = await toolset.call(name, {}, callContext());
+    const prepared = toolset.prepare(name, {});
+    for (const result of [called, !prepared.ok ? prepared.result : undefined]) {
+      expect(result?.error?.code).toBe('tool_not_found');
+      const text = ToolResult.text(result!);
+      expect(new TextEncoder().encode(text).length).toBeLessThan(1_000);
+      expect(text).toMatch(/^Tool "x+…" is not available in this toolset\. Available tools: read\. Call one of those instead\.$/);
+    }
+  });
+
   it('acc_05 definition order equals ToolsetConfig order', () => {
     const builder = registry();
     const orders = [
@@ -280,6 +294,24 @@ describe('prepare (§6.1)', () => {
     expect(!thrown.ok && ToolResult.text(thrown.result)).toBe('broken could not inspect the call: cannot inspect');
     const malformed = toolset.prepare('broken', { mode: 'malformed' });
     expect(!malformed.ok && malformed.result.error?.code).toBe('execution_failed');
+  });
+
+  it('an inspect error that quotes a huge input is shortened, since prepare results are not cut', () => {
+    const quoting = defineTool({
+      id: 'quoting',
+      description: 'Inspect quotes the input.',
+      risk: 'workspace_mutation',
+      inputSchema: z.object({ path: z.string() }),
+      inspect: (input) => {
+        throw new Error(`cannot resolve ${input.path}`);
+      },
+      execute: () => 'never',
+    });
+    const toolset = new ToolRegistryBuilder().register(quoting).finalize({ tools: ['quoting'] }, undefined);
+    const prepared = toolset.prepare('quoting', { path: 'q'.repeat(200_000) });
+    const text = !prepared.ok ? ToolResult.text(prepared.result) : '';
+    expect(text).toMatch(/^quoting could not inspect the call: cannot resolve q+…$/);
+    expect(text.length).toBeLessThan(2_100);
   });
 });
 
@@ -408,6 +440,54 @@ describe('call: the adapter maps every outcome to a ToolResult (§2, §8.1)', ()
       /AbortSignal/,
     );
     await expect(toolset.call('read', '{}', callContext({ deadline: Number.NaN }))).rejects.toThrow(/deadline/);
+  });
+
+  it('an input schema whose refinement throws or is asynchronous gives execution_failed, not a rejected call', async () => {
+    const throwing = defineTool({
+      id: 'throwing',
+      description: 'Its schema has a bug.',
+      risk: 'read_only',
+      inputSchema: z.object({
+        path: z.string().refine(() => {
+          throw new Error('refinement bug');
+        }),
+      }),
+      execute: () => 'never',
+    });
+    const asynchronous = defineTool({
+      id: 'asynchronous',
+      description: 'Its schema needs async parsing.',
+      risk: 'read_only',
+      inputSchema: z.object({ path: z.string().refine(async () => true) }),
+      execute: () => 'never',
+    });
+    const toolset = new ToolRegistryBuilder()
+      .register(throwing)
+      .register(asynchronous)
+      .finalize({ tools: ['throwing', 'asynchronous'] }, undefined);
+
+    const thrown = await toolset.call('throwing', { path: 'a' }, callContext());
+    expect(thrown.error?.code).toBe('execution_failed');
+    expect(ToolResult.text(thrown)).toBe('throwing could not check its input: refinement bug');
+    const prepared = toolset.prepare('throwing', { path: 'a' });
+    expect(!prepared.ok && prepared.result.error?.code).toBe('execution_failed');
+
+    const async = await toolset.call('asynchronous', { path: 'a' }, callContext());
+    expect(async.error?.code).toBe('execution_failed');
+    expect(ToolResult.text(async)).toMatch(/^asynchronous could not check its input: /);
+  });
+
+  it('an error code outside §8.1 from a JavaScript tool becomes execution_failed with its message', async () => {
+    const tool = defineTool({
+      id: 'legacy',
+      description: 'Uses a made-up code.',
+      risk: 'read_only',
+      inputSchema: z.object({}),
+      execute: () => new ToolExecutionError('not_found' as ToolErrorCode, 'No such note: a. List the notes first.'),
+    });
+    const result = await new ToolRegistryBuilder().register(tool).finalize({ tools: ['legacy'] }, undefined).call('legacy', {}, callContext());
+    expect(result.status).toBe('failed');
+    expect(result.error).toEqual({ code: 'execution_failed', message: 'No such note: a. List the notes first.', retryable: false });
   });
 });
 

@@ -9,6 +9,7 @@ import type { ToolId } from './tool-id.js';
 import { ToolProgressReporter } from './tool-progress-reporter.js';
 import { ToolResult } from './tool-result.js';
 import { cutOversizedResult } from './cut-oversized-result.js';
+import { shortenForMessage } from './shorten-for-message.js';
 
 /** Only `ToolRegistryBuilder.finalize` holds this, so only it can construct a toolset. */
 export const FINALIZE_KEY: unique symbol = Symbol('openwork.tools-contract.finalize');
@@ -129,7 +130,8 @@ export class FinalizedToolset<Session = unknown, Policy = unknown> {
     const available = this.#toolIds.length === 0 ? 'none' : this.#toolIds.join(', ');
     return ToolResult.failure({
       code: 'tool_not_found',
-      message: `Tool ${JSON.stringify(toolId)} is not available in this toolset. Available tools: ${available}. Call one of those instead.`,
+      // The name comes from the model: quote only its start, so the result stays small (§8.2).
+      message: `Tool ${JSON.stringify(shortenForMessage(String(toolId), 80))} is not available in this toolset. Available tools: ${available}. Call one of those instead.`,
     });
   }
 }

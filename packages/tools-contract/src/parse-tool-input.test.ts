@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { defineTool, ToolRegistryBuilder, ToolResult } from './index.js';
+import { defineTool, MAX_RESULT_BYTES, ToolRegistryBuilder, ToolResult } from './index.js';
 import { callContext } from './test-support/call-context.js';
 
 const grant = z.strictObject({ path: z.string(), access: z.enum(['read', 'write']), scope: z.enum(['exact', 'subtree']) });
@@ -108,5 +108,54 @@ describe('invalid tool input (§2 adapter)', () => {
     const message = ToolResult.text(result);
     expect(message.match(/missing required field/g)).toHaveLength(8);
     expect(message).toContain('; and 4 more problems. Fix the arguments');
+  });
+});
+
+describe('results that echo what the model sent stay bounded (§8.2: no result over 32,000 bytes)', () => {
+  const encoder = new TextEncoder();
+  const bytesOf = (text: string): number => encoder.encode(text).length;
+  const strict = defineTool({
+    id: 'strict',
+    description: 'A strict tool.',
+    risk: 'read_only',
+    inputSchema: z.strictObject({ path: z.string(), tags: z.record(z.string(), z.number()).optional() }),
+    execute: () => 'ok',
+  });
+  const toolset = new ToolRegistryBuilder().register(strict).finalize({ tools: ['strict'] }, undefined);
+
+  it('thousands of unknown fields, or huge field names, give a short invalid_arguments from prepare', () => {
+    const many: Record<string, unknown> = { path: 'a' };
+    for (let index = 0; index < 5_000; index++) many[`unknown_field_${index}`] = index;
+    const flood = toolset.prepare('strict', many);
+    const floodText = !flood.ok ? ToolResult.text(flood.result) : '';
+    expect(floodText).toMatch(/^invalid tool input: unknown fields "unknown_field_0", .*"unknown_field_7" and 4992 more \(remove them\)\. /);
+    expect(bytesOf(floodText)).toBeLessThan(2_000);
+
+    const longKey = 'k'.repeat(100_000);
+    const long = toolset.prepare('strict', { path: 'a', [longKey]: 1 });
+    const longText = !long.ok ? ToolResult.text(long.result) : '';
+    expect(longText).toMatch(/^invalid tool input: unknown field "k+…" \(remove it\)\. /);
+    expect(bytesOf(longText)).toBeLessThan(2_000);
+
+    const nested = toolset.prepare('strict', { path: 'a', tags: { [longKey]: 'not a number' } });
+    const nestedText = !nested.ok ? ToolResult.text(nested.result) : '';
+    expect(nestedText).toMatch(/^invalid tool input: tags\["k+…"\]: expected number, received a string \("not a number"\)\. /);
+    expect(bytesOf(nestedText)).toBeLessThan(2_000);
+    expect(bytesOf(nestedText)).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+  });
+
+  it('a refinement message that echoes a huge input is shortened', () => {
+    const echoing = defineTool({
+      id: 'echoing',
+      description: 'Its refinement quotes the input.',
+      risk: 'read_only',
+      inputSchema: z.object({ path: z.string().refine((path) => !path.includes('\0'), { error: (issue) => `bad path ${String(issue.input)}` }) }),
+      execute: () => 'ok',
+    });
+    const echoingToolset = new ToolRegistryBuilder().register(echoing).finalize({ tools: ['echoing'] }, undefined);
+    const prepared = echoingToolset.prepare('echoing', { path: `${'p'.repeat(100_000)}\0` });
+    const text = !prepared.ok ? ToolResult.text(prepared.result) : '';
+    expect(text).toMatch(/^invalid tool input: path: bad path p+…\. Fix the arguments/);
+    expect(bytesOf(text)).toBeLessThan(4_000);
   });
 });

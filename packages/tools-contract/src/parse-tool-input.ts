@@ -1,11 +1,22 @@
 import * as z from 'zod';
+import { shortenForMessage } from './shorten-for-message.js';
 import type { ToolInputSchema } from './tool.js';
 import type { ToolId } from './tool-id.js';
 
-/** The outcome of checking a raw input against a tool's schema. */
-export type ParsedToolInput = { readonly ok: true; readonly input: unknown } | { readonly ok: false; readonly message: string };
+/**
+ * The outcome of checking a raw input against a tool's schema: the input, or the code and text of
+ * the result to return instead (`invalid_arguments`; `execution_failed` when the schema itself
+ * throws, a bug of the tool rather than of the call).
+ */
+export type ParsedToolInput =
+  | { readonly ok: true; readonly input: unknown }
+  | { readonly ok: false; readonly code: 'invalid_arguments' | 'execution_failed'; readonly message: string };
 
 const MOST_ISSUES_SHOWN = 8;
+/** Field names, key names and tool IDs quoted from the call are cut to this many code points. */
+const LONGEST_QUOTED_NAME = 80;
+/** One problem's text (a refinement message may quote the input) is cut to this many code points. */
+const LONGEST_PROBLEM = 500;
 
 /**
  * The adapter's first step (§2): raw arguments → the tool's typed input, or the text of an
@@ -31,9 +42,10 @@ export function parseToolInput(
       try {
         value = JSON.parse(rawInput);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = shortenForMessage(error instanceof Error ? error.message : String(error), LONGEST_PROBLEM);
         return {
           ok: false,
+          code: 'invalid_arguments',
           message: `invalid tool input: the arguments are not valid JSON (${reason}). Send the arguments of "${toolId}" as one JSON object.`,
         };
       }
@@ -42,6 +54,7 @@ export function parseToolInput(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return {
       ok: false,
+      code: 'invalid_arguments',
       message: `invalid tool input: expected a JSON object of named arguments, received ${describeValue(value)}. ${retry}`,
     };
   }
@@ -50,14 +63,21 @@ export function parseToolInput(
   for (const field of rejectedFields) {
     if (Object.hasOwn(value, field.name)) problems.push(`${field.name}: ${field.reason}`);
   }
-  if (problems.length > 0) return { ok: false, message: `invalid tool input: ${problems.join('; ')}. ${retry}` };
+  if (problems.length > 0) return { ok: false, code: 'invalid_arguments', message: `invalid tool input: ${problems.join('; ')}. ${retry}` };
 
-  const parsed = z.safeParse(schema, value);
+  let parsed: ReturnType<typeof z.safeParse>;
+  try {
+    parsed = z.safeParse(schema, value);
+  } catch (error) {
+    // A refinement or transform that throws, or one that is asynchronous (zod then refuses to
+    // parse synchronously): the tool's schema is broken, not the model's call.
+    return { ok: false, code: 'execution_failed', message: `${toolId} could not check its input: ${describeError(error)}` };
+  }
   if (parsed.success) return { ok: true, input: parsed.data };
-  for (const issue of parsed.error.issues) problems.push(describeIssue(issue, value));
+  for (const issue of parsed.error.issues) problems.push(shortenForMessage(describeIssue(issue, value), LONGEST_PROBLEM));
   const shown = problems.slice(0, MOST_ISSUES_SHOWN);
   const more = problems.length > shown.length ? `; and ${problems.length - shown.length} more problems` : '';
-  return { ok: false, message: `invalid tool input: ${shown.join('; ')}${more}. ${retry}` };
+  return { ok: false, code: 'invalid_arguments', message: `invalid tool input: ${shown.join('; ')}${more}. ${retry}` };
 }
 
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
@@ -71,9 +91,10 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
       return `${path}: expected ${issue.expected}, received ${describeValue(location.value)}`;
     }
     case 'unrecognized_keys': {
-      const keys = issue.keys.map((key) => JSON.stringify(key)).join(', ');
+      const shown = issue.keys.slice(0, MOST_ISSUES_SHOWN).map((key) => JSON.stringify(shortenForMessage(key, LONGEST_QUOTED_NAME)));
+      const more = issue.keys.length > shown.length ? ` and ${issue.keys.length - shown.length} more` : '';
       const prefix = issue.path.length === 0 ? '' : `${path}: `;
-      return `${prefix}unknown field${issue.keys.length === 1 ? '' : 's'} ${keys} (remove ${issue.keys.length === 1 ? 'it' : 'them'})`;
+      return `${prefix}unknown field${issue.keys.length === 1 ? '' : 's'} ${shown.join(', ')}${more} (remove ${issue.keys.length === 1 ? 'it' : 'them'})`;
     }
     default:
       return `${path}: ${issue.message}`;
@@ -86,8 +107,10 @@ function formatPath(path: readonly PropertyKey[]): string {
   let text = '';
   for (const segment of path) {
     if (typeof segment === 'number') text += `[${segment}]`;
-    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) text += text === '' ? segment : `.${segment}`;
-    else text += `[${JSON.stringify(String(segment))}]`;
+    else if (typeof segment === 'string' && segment.length <= LONGEST_QUOTED_NAME && /^[A-Za-z_$][\w$]*$/.test(segment)) {
+      text += text === '' ? segment : `.${segment}`;
+    }
+    else text += `[${JSON.stringify(shortenForMessage(String(segment), LONGEST_QUOTED_NAME))}]`;
   }
   return text;
 }
@@ -111,8 +134,17 @@ function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (value === undefined) return 'nothing';
-  if (typeof value === 'string') return value.length > 40 ? `a string ("${value.slice(0, 40)}…")` : `a string (${JSON.stringify(value)})`;
+  if (typeof value === 'string') return `a string (${JSON.stringify(shortenForMessage(value, 40))})`;
   if (typeof value === 'number' || typeof value === 'boolean') return `a ${typeof value} (${String(value)})`;
   if (typeof value === 'object') return 'an object';
   return typeof value;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return shortenForMessage(error.message === '' ? error.name : error.message, LONGEST_PROBLEM);
+  try {
+    return shortenForMessage(String(error), LONGEST_PROBLEM);
+  } catch {
+    return 'an unprintable value was thrown';
+  }
 }

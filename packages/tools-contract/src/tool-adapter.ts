@@ -3,9 +3,11 @@ import { deepFreeze } from './deep-freeze.js';
 import type { JsonSchema } from './json-schema.js';
 import { parseToolInput } from './parse-tool-input.js';
 import type { PrepareOutcome } from './prepared-call.js';
+import { shortenForMessage } from './shorten-for-message.js';
 import type { Tool, ToolInputSchema } from './tool.js';
 import type { ToolDefinition } from './tool-definition.js';
 import type { ToolExecutionContext } from './tool-execution-context.js';
+import { TOOL_ERROR_CODES } from './tool-error-code.js';
 import { ToolExecutionError } from './tool-execution-error.js';
 import type { ToolId } from './tool-id.js';
 import { ToolResult } from './tool-result.js';
@@ -13,6 +15,9 @@ import type { ToolRisk } from './tool-risk.js';
 
 /** A tool whose input type has been erased (§2 `DynTool`): the one place `any` is needed. */
 export type AnyTool<Session, Policy> = Tool<any, Session, Policy>;
+
+/** Code points of an `inspect` error kept in `prepare`'s result. */
+const LONGEST_INSPECT_ERROR = 2_000;
 
 /** What a tool escalation field is refused with when no sandbox is available (§7.5). */
 export interface RejectedField {
@@ -51,7 +56,7 @@ export class ToolAdapter<Session, Policy> {
   /** §6.1: validate, then report the tool's facts. */
   prepare(rawInput: unknown, session: Session): PrepareOutcome {
     const parsed = parseToolInput(this.id, this.#schema, rawInput, this.#rejectedFields);
-    if (!parsed.ok) return { ok: false, result: ToolResult.failure({ code: 'invalid_arguments', message: parsed.message }) };
+    if (!parsed.ok) return { ok: false, result: ToolResult.failure({ code: parsed.code, message: parsed.message }) };
     const input = parsed.input;
     let inspection: CallInspection;
     try {
@@ -60,7 +65,11 @@ export class ToolAdapter<Session, Policy> {
     } catch (error) {
       return {
         ok: false,
-        result: ToolResult.failure({ code: 'execution_failed', message: `${this.id} could not inspect the call: ${describeError(error)}` }),
+        // `prepare`'s results are not cut (§8.2), and the message may quote the input.
+        result: ToolResult.failure({
+          code: 'execution_failed',
+          message: `${this.id} could not inspect the call: ${shortenForMessage(describeError(error), LONGEST_INSPECT_ERROR)}`,
+        }),
       };
     }
     return { ok: true, call: Object.freeze({ toolId: this.id, risk: this.risk, input, inspection }) };
@@ -69,7 +78,7 @@ export class ToolAdapter<Session, Policy> {
   /** §2: parse, execute, map to a result (before the fallback cut). */
   async call(rawInput: unknown, session: Session, context: ToolExecutionContext<Policy>): Promise<ToolResult> {
     const parsed = parseToolInput(this.id, this.#schema, rawInput, this.#rejectedFields);
-    if (!parsed.ok) return ToolResult.failure({ code: 'invalid_arguments', message: parsed.message });
+    if (!parsed.ok) return ToolResult.failure({ code: parsed.code, message: parsed.message });
     if (context.signal.aborted) {
       return ToolResult.failure({ code: 'cancelled', message: `The ${this.id} call was cancelled before it started.` });
     }
@@ -123,8 +132,10 @@ export class ToolAdapter<Session, Policy> {
 }
 
 function resultOfError(error: ToolExecutionError): ToolResult {
+  // A tool in plain JavaScript can pass any string; hosts switch on the codes of §8.1 only.
+  const known = TOOL_ERROR_CODES.includes(error.code);
   return ToolResult.failure(
-    { code: error.code, message: error.message, retryable: error.retryable },
+    { code: known ? error.code : 'execution_failed', message: error.message, retryable: known ? error.retryable : false },
     { artifacts: error.artifacts, sandboxDenied: error.sandboxDenied },
   );
 }

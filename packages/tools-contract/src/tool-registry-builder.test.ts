@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { defineTool, type Tool, ToolRegistryBuilder, ToolsContractError, ToolsetConfigurationError } from './index.js';
+import { defineTool, type Tool, ToolRegistryBuilder, ToolResult, ToolsContractError, ToolsetConfigurationError } from './index.js';
+import { callContext } from './test-support/call-context.js';
 
 function tool(id: string, overrides: Partial<Tool> = {}): Tool {
   return defineTool({
@@ -126,5 +127,31 @@ describe('finalize rejects bad registrations and selections (§3)', () => {
     expect(explorer.toolIds).toEqual(['read']);
     expect(full.toolIds).toEqual(['bash', 'read']);
     expect(full.definitions[0]?.riskHint).toBe('process_execution');
+  });
+
+  it('a class-based tool keeps its prototype methods, getters and private state', async () => {
+    class CounterTool implements Tool<z.ZodObject<{ step: z.ZodNumber }>, unknown, unknown> {
+      #count = 0;
+      readonly id = 'counter';
+      readonly risk = 'read_only' as const;
+      readonly inputSchema = z.strictObject({ step: z.number() });
+      get description(): string {
+        return 'Count up by step.';
+      }
+      inspect(): never {
+        throw new Error(`inspected with count ${this.#count}`);
+      }
+      execute(input: { step: number }): string {
+        this.#count += input.step;
+        return `count ${this.#count}`;
+      }
+    }
+    const tool = new CounterTool();
+    const toolset = new ToolRegistryBuilder().register(tool).finalize({ tools: ['counter'] }, undefined);
+    expect(toolset.definitions[0]?.description).toBe('Count up by step.');
+    expect(ToolResult.text(await toolset.call('counter', { step: 2 }, callContext()))).toBe('count 2');
+    expect(ToolResult.text(await toolset.call('counter', { step: 3 }, callContext()))).toBe('count 5');
+    const prepared = toolset.prepare('counter', { step: 1 });
+    expect(!prepared.ok && ToolResult.text(prepared.result)).toBe('counter could not inspect the call: inspected with count 5');
   });
 });

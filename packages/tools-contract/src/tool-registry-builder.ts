@@ -39,9 +39,25 @@ interface Problem {
 export class ToolRegistryBuilder<Session = unknown, Policy = unknown> {
   readonly #tools: AnyTool<Session, Policy>[] = [];
 
-  /** Records `tool` (a copy: later changes to the object have no effect). Returns the builder. */
+  /**
+   * Records a snapshot of `tool`: its members are read now (later changes to the object have no
+   * effect). Members are read by name, not spread, so a tool written as a class works too: its
+   * prototype methods and getters are found, and `inspect`/`execute` run with the tool itself as
+   * `this` (private fields included). Returns the builder.
+   */
   register<Schema extends ToolInputSchema>(tool: Tool<Schema, Session, Policy>): this {
-    this.#tools.push(Object.freeze({ ...(tool as AnyTool<Session, Policy>) }));
+    const source = tool as AnyTool<Session, Policy>;
+    const { inspect, execute } = source;
+    this.#tools.push(
+      Object.freeze({
+        id: source.id,
+        description: source.description,
+        risk: source.risk,
+        inputSchema: source.inputSchema,
+        inspect: typeof inspect === 'function' ? inspect.bind(source) : inspect,
+        execute: typeof execute === 'function' ? execute.bind(source) : execute,
+      }),
+    );
     return this;
   }
 
