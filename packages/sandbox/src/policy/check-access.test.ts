@@ -133,6 +133,41 @@ describe('tiers (architecture §3.2)', () => {
     expect(checkAccess(p, path.join(repo, 'src.ts'), 'write', 'process').allowed).toBe(true);
   });
 
+  it('tier 1 given through a symbolic link: the link cannot be replaced and a linked <ws>/.openwork protects its target', async () => {
+    const linked = path.join(root, 'linked-tier1');
+    const linkedHome = path.join(linked, 'home');
+    const repo = path.join(linked, 'repo');
+    for (const dir of [linkedHome, repo, path.join(linked, 'ow-data'), path.join(linked, 'dotfiles/skills'), path.join(linked, 'repo-state')]) {
+      await fs.mkdir(dir, { recursive: true });
+    }
+    await fs.symlink(path.join(linked, 'ow-data'), path.join(linkedHome, '.openwork'));
+    await fs.symlink(path.join(linked, 'dotfiles/skills'), path.join(linkedHome, 'skills'));
+    await fs.symlink(path.join(linked, 'repo-state'), path.join(repo, '.openwork'));
+    for (const mode of modes) {
+      const p = createSandboxPolicy({ mode, workspaceRoots: [repo, linkedHome], homeDirectory: linkedHome, tempRoots: [], skillRoots: [path.join(linkedHome, 'skills')] });
+      expect(p.openworkHome).toBe(path.join(linked, 'ow-data'));
+      // rm ~/.openwork && mkdir ~/.openwork would swap the OpenWork home: the link location is tier 1 too.
+      for (const target of [path.join(linkedHome, '.openwork'), path.join(linkedHome, 'skills'), path.join(linked, 'ow-data/config.json'), path.join(linked, 'dotfiles/skills/s/SKILL.md'), path.join(linked, 'repo-state/state.json')]) {
+        for (const actor of ['file-tool', 'process'] as const) {
+          expect(checkAccess(p, target, 'write', actor), `${mode} ${actor} ${target}`).toMatchObject({ allowed: false, tier: 'hard-protected', sandboxDenied: false });
+        }
+      }
+      const granted = withGrants(p, [{ path: path.join(linkedHome, '.openwork'), access: 'write', scope: 'exact' }]);
+      expect(checkAccess(granted, path.join(linkedHome, '.openwork'), 'write', 'process').allowed).toBe(false);
+      if (mode !== 'read-only') expect(checkAccess(p, path.join(linkedHome, 'notes.txt'), 'write', 'process').allowed).toBe(true);
+    }
+  });
+
+  it('configured lists understand ~ and ~/ (configuration, not model input) and refuse ~user', () => {
+    const p = policy('workspace-write', { credentialPaths: ['~/.vault-token'], sensitiveHomePaths: ['~/.tmux.conf'] });
+    expect(p.credentialPaths).toContain(path.join(home, '.vault-token'));
+    expect(p.credentialPaths.some((entry) => entry.includes('~'))).toBe(false);
+    expect(checkAccess(p, path.join(home, '.vault-token'), 'read', 'process').allowed).toBe(false);
+    expect(checkAccess(p, path.join(home, '.tmux.conf'), 'write', 'process')).toMatchObject({ allowed: false, tier: 'sensitive' });
+    expect(policy('workspace-write', { sensitiveHomePaths: { replace: ['~'] } }).sensitiveHomePaths).toEqual([home]);
+    expect(() => policy('workspace-write', { credentialPaths: ['~root/.ssh'] })).toThrow(SandboxConfigurationError);
+  });
+
   it('configured credential and sensitive lists add to or replace the defaults', () => {
     const added = policy('workspace-write', { credentialPaths: ['.vault-token', path.join(root, 'secrets')], sensitiveRootEntries: ['Makefile'] });
     expect(checkAccess(added, path.join(home, '.vault-token'), 'read', 'process').allowed).toBe(false);
@@ -148,7 +183,8 @@ describe('tiers (architecture §3.2)', () => {
   it('device files are writable for processes only', () => {
     for (const mode of modes) {
       const p = policy(mode);
-      for (const device of ['/dev/null', '/dev/zero', '/dev/tty', '/dev/stdout', '/dev/stderr']) {
+      // /dev/fd/N: on macOS /dev/stdout is a link to fd/1 and Seatbelt checks the resolved name.
+      for (const device of ['/dev/null', '/dev/zero', '/dev/tty', '/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/2']) {
         expect(checkAccess(p, device, 'write', 'process').allowed, `${mode} ${device}`).toBe(true);
         if (mode !== 'full-access') expect(checkAccess(p, device, 'write', 'file-tool').allowed, `${mode} ${device}`).toBe(false);
       }

@@ -49,7 +49,17 @@ function unique(values: Iterable<string>): string[] {
   return [...new Set(values)];
 }
 
-function homeRelative(entry: string, home: string): string {
+/**
+ * Configured entries are home-relative or absolute. `~` and `~/x` (how people write them in
+ * configuration files) mean the home directory; without this, `~/.vault-token` would silently
+ * protect `<home>/~/.vault-token` and leave the real file readable. `~user/x` is refused.
+ */
+function homeRelative(entry: string, home: string, what: string): string {
+  if (entry === '~') return home;
+  if (entry.startsWith('~/')) return path.posix.join(home, entry.slice(2));
+  if (entry.startsWith('~')) {
+    throw new SandboxConfigurationError(`${what} ${JSON.stringify(entry)}: only ~ and ~/… are understood; give an absolute path or one relative to the home directory`);
+  }
   return entry.startsWith('/') ? entry : path.posix.join(home, entry);
 }
 
@@ -66,16 +76,28 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
   const workspaceRoots = unique(options.workspaceRoots.map((root) => canonicalRoot(root, 'workspace root')));
   const extraWritableRoots = unique((options.extraWritableRoots ?? []).map((root) => canonicalRoot(root, 'extra writable root')));
   const tempRoots = unique((options.tempRoots ?? [os.tmpdir(), '/tmp']).map((root) => canonicalRoot(root, 'temp root')));
-  const openworkHome = canonicalRoot(options.openworkHome ?? path.posix.join(homeDirectory, '.openwork'), 'openworkHome');
+  const openworkHomeInput = options.openworkHome ?? path.posix.join(homeDirectory, '.openwork');
+  const openworkHome = canonicalRoot(openworkHomeInput, 'openworkHome');
   const skillRoots = unique((options.skillRoots ?? []).map((root) => canonicalRoot(root, 'skill root')));
+  // Tier 1 given through a symbolic link: protect the link too (else `rm ~/.openwork && mkdir
+  // ~/.openwork` in full-access swaps the OpenWork home), and a linked `<ws>/.openwork`'s target.
+  const workspaceOpenwork = workspaceRoots.map((root) => `${root === '/' ? '' : root}/.openwork`);
+  const hardProtectedCanonical = new Set([openworkHome, ...skillRoots, ...workspaceOpenwork]);
+  const hardProtectedAliases = unique(
+    [
+      ...protectedLocations(openworkHomeInput, 'openworkHome'),
+      ...(options.skillRoots ?? []).flatMap((root) => protectedLocations(root, 'skill root')),
+      ...workspaceOpenwork.flatMap((entry) => protectedLocations(entry, 'workspace .openwork')),
+    ].filter((location) => !hardProtectedCanonical.has(location)),
+  );
   const credentialPaths = unique(
     resolveList(defaultCredentialHomeEntries, options.credentialPaths).flatMap((entry) =>
-      protectedLocations(homeRelative(entry, homeDirectory), 'credential path'),
+      protectedLocations(homeRelative(entry, homeDirectory, 'credential path'), 'credential path'),
     ),
   );
   const sensitiveHomePaths = unique(
     resolveList(defaultSensitiveHomeEntries, options.sensitiveHomePaths).flatMap((entry) =>
-      protectedLocations(homeRelative(entry, homeDirectory), 'sensitive path'),
+      protectedLocations(homeRelative(entry, homeDirectory, 'sensitive path'), 'sensitive path'),
     ),
   );
   const sensitiveRootEntries = unique(
@@ -104,6 +126,7 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
     homeDirectory,
     openworkHome,
     skillRoots: Object.freeze(skillRoots),
+    hardProtectedAliases: Object.freeze(hardProtectedAliases),
     credentialPaths: Object.freeze(credentialPaths),
     sensitiveHomePaths: Object.freeze(sensitiveHomePaths),
     sensitiveRootEntries: Object.freeze(sensitiveRootEntries),

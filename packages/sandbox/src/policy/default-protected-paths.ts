@@ -53,7 +53,12 @@ export const defaultSensitiveRootEntries: readonly string[] = Object.freeze([
   '.idea',
 ]);
 
-/** Device files a sandboxed process may always write (architecture §3.1); never file tools. */
+/**
+ * Device files a sandboxed process may always write (architecture §3.1); never file tools. On macOS
+ * `/dev/stdin|stdout|stderr` are links to `/dev/fd/0|1|2` and Seatbelt checks the resolved name, so
+ * `echo x > /dev/stderr` needs the `/dev/fd/N` entries (they only re-open a descriptor the process
+ * already holds).
+ */
 export const defaultDeviceFiles: readonly string[] = Object.freeze([
   '/dev/null',
   '/dev/zero',
@@ -64,5 +69,8 @@ export const defaultDeviceFiles: readonly string[] = Object.freeze([
   '/dev/stdin',
   '/dev/stdout',
   '/dev/stderr',
+  '/dev/fd/0',
+  '/dev/fd/1',
+  '/dev/fd/2',
   '/dev/ptmx',
 ]);

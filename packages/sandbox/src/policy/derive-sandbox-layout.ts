@@ -27,7 +27,8 @@ function uniqueScoped(entries: readonly ScopedPath[]): ScopedPath[] {
  * The single derivation both kernel renderers and `checkAccess` use (architecture §3.4), so that
  * the fence, Seatbelt and bubblewrap cannot disagree. Pure: no file-system access.
  *
- * - tier 1 (hard-protected): OpenWork home, skill roots, `<workspace>/.openwork` → `readOnly` and `hardProtected`.
+ * - tier 1 (hard-protected): OpenWork home, skill roots, `<workspace>/.openwork` (and their link
+ *   locations / link targets) → `readOnly` and `hardProtected`.
  * - tier 2 (credential) → `unreadable`.
  * - tier 3 (sensitive): home entries, and the root entries below every workspace, extra and temp
  *   root (in every mode) → `readOnly`. Not below grants: a grant must only ever add (monotonic).
@@ -39,6 +40,7 @@ export function deriveSandboxLayout(policy: SandboxPolicy): SandboxLayout {
     subtree(policy.openworkHome),
     ...policy.skillRoots.map(subtree),
     ...policy.workspaceRoots.map((root) => subtree(joinBelow(root, '.openwork'))),
+    ...policy.hardProtectedAliases.map(subtree),
   ]);
   const unreadable = uniqueScoped(policy.credentialPaths.map(subtree));
 

@@ -47,6 +47,12 @@ export interface SandboxPolicy {
   readonly openworkHome: string;
   /** Agent skill roots: hard-protected. */
   readonly skillRoots: readonly string[];
+  /**
+   * Other locations of the tier 1 entries, resolved when the policy was built: where a symbolic
+   * link that names one sits (`~/.openwork` → `/data/ow`: the link itself, so it cannot be replaced)
+   * and what a linked `<root>/.openwork` points to. Hard-protected like the entries themselves.
+   */
+  readonly hardProtectedAliases: readonly string[];
   /** Credential paths (tier 2), absolute. */
   readonly credentialPaths: readonly string[];
   /** Sensitive paths in home (tier 3), absolute. */

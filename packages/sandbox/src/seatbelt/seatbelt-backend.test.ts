@@ -3,7 +3,15 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxError, SandboxUnavailableError, SeatbeltBackend, UnavailableSandboxBackend, createSandboxPolicy } from '../index.js';
+import {
+  SandboxConfigurationError,
+  SandboxError,
+  SandboxUnavailableError,
+  SeatbeltBackend,
+  SeatbeltEvaluator,
+  UnavailableSandboxBackend,
+  createSandboxPolicy,
+} from '../index.js';
 
 let root: string;
 let ws: string;
@@ -80,6 +88,50 @@ describe('SeatbeltBackend on macOS', () => {
     expect(run(`cat "${home}/.ssh/id_rsa"`).ok).toBe(false);
     expect(run(`mkdir "${ws}/.vscode"`).ok).toBe(false);
     expect(run('echo x > /dev/null').ok).toBe(true);
+    expect(run('echo x > /dev/stderr').ok).toBe(true);
+  });
+});
+
+describe('SeatbeltBackend self-check (driven through a stand-in for sandbox-exec)', () => {
+  async function standIn(name: string, body: string): Promise<string> {
+    const file = path.join(root, name);
+    await fs.writeFile(file, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+    return file;
+  }
+
+  it('runs a trivial command under a profile from the real renderer, with every statement shape wrap emits', async () => {
+    const record = path.join(root, 'self-check-argv');
+    const sandboxExecPath = await standIn('sandbox-exec-ok', `for a in "$@"; do printf '%s\\0' "$a"; done > '${record}'`);
+    const backend = new SeatbeltBackend({ platform: 'darwin', sandboxExecPath });
+    expect(await backend.selfCheck()).toEqual({ available: true });
+    const argv = (await fs.readFile(record, 'utf8')).split('\0').slice(0, -1);
+    expect(argv[0]).toBe('-p');
+    expect(argv.slice(-2)).toEqual(['--', '/usr/bin/true']);
+    const profile = argv[1] ?? '';
+    for (const shape of ['(deny default)', '(allow process-exec)', '(require-all (subpath (param "WRITABLE_ROOT_0"))', '(require-not (literal (param', '(require-not (subpath (param', 'READABLE_GRANT_0', 'WRITABLE_GRANT_0', '(allow file-ioctl']) {
+      expect(profile, shape).toContain(shape);
+    }
+    const parameters: Record<string, string> = {};
+    for (let index = 2; argv[index] === '-D'; index += 2) {
+      const [name, ...value] = (argv[index + 1] ?? '').split('=');
+      parameters[name ?? ''] = value.join('=');
+    }
+    // The profile it ran is one the evaluator reads with exactly the parameters passed.
+    expect(() => SeatbeltEvaluator.compile(profile, parameters)).not.toThrow();
+    // And the backend still wraps afterwards.
+    expect(backend.wrap({ argv: ['/bin/bash', '-c', 'true'], cwd: ws }, policy()).argv[0]).toBe(sandboxExecPath);
+  });
+
+  it('a failing self-check reports the runner error and makes wrap refuse, like bubblewrap (10d)', async () => {
+    const sandboxExecPath = await standIn('sandbox-exec-broken', "echo 'sandbox-exec: profile syntax error' >&2; exit 65");
+    const backend = new SeatbeltBackend({ platform: 'darwin', sandboxExecPath });
+    const availability = await backend.selfCheck();
+    expect(availability).toEqual({ available: false, reason: expect.stringContaining('profile syntax error') });
+    expect(() => backend.wrap({ argv: ['/bin/bash', '-c', 'true'], cwd: ws }, policy())).toThrow(SandboxUnavailableError);
+  });
+
+  it('a relative sandbox-exec path is a configuration error', () => {
+    expect(() => new SeatbeltBackend({ sandboxExecPath: 'sandbox-exec' })).toThrow(SandboxConfigurationError);
   });
 });
 

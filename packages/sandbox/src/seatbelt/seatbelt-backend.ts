@@ -1,57 +1,83 @@
 import { execFile } from 'node:child_process';
 import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
 import type { SandboxAvailability, SandboxBackend, SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.js';
+import { defaultDeviceFiles } from '../policy/default-protected-paths.js';
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
+import { SandboxConfigurationError } from '../policy/sandbox-error.js';
+import type { SandboxLayout } from '../policy/sandbox-layout.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
 import { renderSeatbeltProfile, seatbeltArguments } from './seatbelt-profile.js';
 
 export interface SeatbeltBackendOptions {
   /** Default `process.platform`; a test seam to prove the off-macOS answer. */
   readonly platform?: NodeJS.Platform;
-  /** Default `/usr/bin/sandbox-exec`. */
+  /** Default `/usr/bin/sandbox-exec`. Absolute. */
   readonly sandboxExecPath?: string;
 }
 
-const selfCheckProfile = '(version 1)\n(deny default)\n(allow process-exec)\n(allow process-fork)\n(allow sysctl-read)\n(allow file-read* (subpath (param "ROOT")))\n';
+/**
+ * A layout with one entry of every kind, under a name that does not exist, so the self-check
+ * profile contains every statement shape `wrap` will ever emit (require-all/require-not, literal,
+ * subpath, param, grants, device rules, the process base). If this macOS rejects any of them, the
+ * self-check fails instead of every later bash call.
+ */
+const selfCheckBase = '/openwork-seatbelt-self-check';
+const selfCheckLayout: SandboxLayout = {
+  writable: [{ path: `${selfCheckBase}/root`, scope: 'subtree' }],
+  readOnly: [
+    { path: `${selfCheckBase}/root/.openwork`, scope: 'subtree' },
+    { path: `${selfCheckBase}/root/.git/hooks`, scope: 'subtree' },
+  ],
+  unreadable: [{ path: `${selfCheckBase}/root/.ssh`, scope: 'subtree' }],
+  hardProtected: [{ path: `${selfCheckBase}/root/.openwork`, scope: 'subtree' }],
+  readableGrants: [{ path: `${selfCheckBase}/root/.ssh/config`, scope: 'exact' }],
+  writableGrants: [{ path: `${selfCheckBase}/root/.git/hooks/pre-commit`, scope: 'exact' }],
+  deviceFiles: defaultDeviceFiles.map((device) => ({ path: device, scope: 'exact' as const })),
+};
 
 /**
  * macOS Seatbelt (architecture §3.4): wraps argv in `sandbox-exec` with the profile derived from the
- * call's policy. Never spawns the command itself (spec §4); `selfCheck` runs one trivial command.
+ * call's policy. Never spawns the command itself (spec §4); `selfCheck` runs one trivial command
+ * under a profile from the same renderer and remembers a failure, so `wrap` refuses afterwards (10d).
  */
 export class SeatbeltBackend implements SandboxBackend {
   readonly kind = 'seatbelt' as const;
   private readonly platform: NodeJS.Platform;
   private readonly sandboxExecPath: string;
+  #unavailableReason: string | undefined;
 
   constructor(options: SeatbeltBackendOptions = {}) {
+    const sandboxExecPath = options.sandboxExecPath ?? '/usr/bin/sandbox-exec';
+    if (!sandboxExecPath.startsWith('/') || sandboxExecPath.includes('\0')) {
+      throw new SandboxConfigurationError(`sandboxExecPath must be an absolute path, got ${JSON.stringify(sandboxExecPath)}`);
+    }
     this.platform = options.platform ?? process.platform;
-    this.sandboxExecPath = options.sandboxExecPath ?? '/usr/bin/sandbox-exec';
+    this.sandboxExecPath = sandboxExecPath;
+    if (this.platform !== 'darwin') {
+      this.#unavailableReason = `Seatbelt (sandbox-exec) exists only on macOS; this is ${this.platform}`;
+    }
   }
 
   async selfCheck(): Promise<SandboxAvailability> {
     if (this.platform !== 'darwin') {
-      return { available: false, reason: `Seatbelt (sandbox-exec) exists only on macOS; this is ${this.platform}` };
+      return { available: false, reason: this.#unavailableReason ?? 'Seatbelt needs macOS' };
     }
-    return new Promise((resolve) => {
-      execFile(
-        this.sandboxExecPath,
-        ['-p', selfCheckProfile, '-D', 'ROOT=/', '--', '/usr/bin/true'],
-        { timeout: 10_000 },
-        (error, _stdout, stderr) => {
-          if (error === null) resolve({ available: true });
-          else resolve({ available: false, reason: `${this.sandboxExecPath} failed its self-check: ${String(stderr).trim() || error.message}` });
-        },
-      );
+    const argv = seatbeltArguments(renderSeatbeltProfile(selfCheckLayout), ['/usr/bin/true']);
+    const availability = await new Promise<SandboxAvailability>((resolve) => {
+      execFile(this.sandboxExecPath, argv.slice(1), { timeout: 10_000 }, (error, _stdout, stderr) => {
+        if (error === null) resolve({ available: true });
+        else resolve({ available: false, reason: `${this.sandboxExecPath} failed its self-check: ${String(stderr).trim() || error.message}` });
+      });
     });
+    this.#unavailableReason = availability.available ? undefined : availability.reason;
+    return availability;
   }
 
   wrap(command: SandboxCommand, policy: SandboxPolicy): WrappedCommand {
-    if (this.platform !== 'darwin') {
-      throw new SandboxUnavailableError(`Seatbelt (sandbox-exec) exists only on macOS; this is ${this.platform}`);
-    }
+    if (this.#unavailableReason !== undefined) throw new SandboxUnavailableError(this.#unavailableReason);
     const profile = renderSeatbeltProfile(deriveSandboxLayout(policy));
     const argv = seatbeltArguments(profile, command.argv);
-    if (this.sandboxExecPath !== '/usr/bin/sandbox-exec') argv[0] = this.sandboxExecPath;
+    argv[0] = this.sandboxExecPath;
     return { argv, release: async () => {} };
   }
 }

@@ -58,6 +58,14 @@ describe('SBPL evaluator', () => {
     expect(allowDefault.decide('file-write*', '/ro/x')).toBe('deny');
   });
 
+  it('a filtered rule on default applies to file operations too (default is the root of every operation)', () => {
+    const evaluator = SeatbeltEvaluator.compile('(version 1)(deny default)(allow default (subpath "/open"))(deny default (literal "/open/shut"))', {});
+    expect(evaluator.decide('file-read*', '/open/x')).toBe('allow');
+    expect(evaluator.decide('file-write*', '/open/x')).toBe('allow');
+    expect(evaluator.decide('file-write*', '/open/shut')).toBe('deny');
+    expect(evaluator.decide('file-read*', '/closed')).toBe('deny');
+  });
+
   it('ignores rules for other operations and only counts whole file families', () => {
     const evaluator = SeatbeltEvaluator.compile(
       '(version 1)(deny default)(allow process-exec)(allow mach-lookup (global-name "com.apple.x"))(allow file-read-metadata (subpath "/"))(allow file* (literal "/both"))',

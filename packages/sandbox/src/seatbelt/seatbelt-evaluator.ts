@@ -106,7 +106,9 @@ function isFileOperation(name: string): boolean {
  * by re-deriving from the policy. Subset: `(version 1)`, `(allow|deny OP… FILTER…)` with filters
  * `literal`, `path`, `subpath`, `prefix`, `require-all`, `require-any`, `require-not`, `(param "N")`.
  * Rules for non-file operations are parsed and skipped. The last matching rule wins, as in SBPL;
- * a rule allowing a file operation family (`file-read*`) is needed for a query of that family.
+ * a rule for the family (`file-read*`), `file*` or `default` applies to a query of that family.
+ * Rules for a single member (`file-read-data`, `file-write-unlink`) are ignored: the answer is for
+ * the whole family, which is all the generator emits.
  */
 export class SeatbeltEvaluator {
   private readonly rules: readonly CompiledRule[];
@@ -205,7 +207,8 @@ export class SeatbeltEvaluator {
   decide(operation: SeatbeltFileOperation, path: string): 'allow' | 'deny' {
     let effect = this.defaultEffect;
     for (const rule of this.rules) {
-      if (!rule.operations.some((candidate) => candidate === operation || candidate === 'file*')) continue;
+      // `default` is the root of every operation and `file*` of every file operation (SBPL).
+      if (!rule.operations.some((candidate) => candidate === operation || candidate === 'file*' || candidate === 'default')) continue;
       if (rule.matches(path)) effect = rule.effect;
     }
     return effect;
