@@ -163,6 +163,18 @@ describe('atomicWrite', () => {
     expect(await tempFilesIn(directory.path)).toEqual([]);
   });
 
+  it('a missing parent directory is named as such, with what to do, instead of "it does not exist"', async () => {
+    const missingDirectory = join(directory.path, 'missing');
+    const target = join(missingDirectory, 'a.txt');
+    const error = await fileSystem.atomicWrite(target, 'x').catch((caught: unknown) => caught);
+    expect(FileSystemError.isInstance(error)).toBe(true);
+    const mapped = error as FileSystemError;
+    expect(mapped.code).toBe('not_found');
+    expect(mapped.errno).toBe('ENOENT');
+    expect(mapped.path).toBe(target);
+    expect(mapped.message).toBe(`Cannot write ${target}: its directory ${missingDirectory} does not exist; create it first (mkdirp), then write again.`);
+  });
+
   it('removes only leftovers of crashed writers for the same target, older than the attempt', async () => {
     const target = join(directory.path, 'a.txt');
     await writeFile(target, 'before');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -142,6 +142,38 @@ describe('NodeFileSystem content', () => {
     // Chunks are not reused buffers: the first still holds the first bytes.
     expect(Buffer.from(chunks[0] ?? []).equals(content.subarray(0, 64))).toBe(true);
     expect(await codeOf((async () => { for await (const _ of fileSystem.readChunks(directory.path)) void _; })())).toBe('is_a_directory');
+  });
+
+  it('readFile returns bytes that own their memory, not a view into a shared pool', async () => {
+    const path = join(directory.path, 'small.txt');
+    await writeFile(path, 'ten bytes!');
+    const bytes = await fileSystem.readFile(path);
+    expect(Buffer.from(bytes).toString()).toBe('ten bytes!');
+    // A view into Node's 8 KiB allocation pool would expose unrelated bytes through `bytes.buffer`.
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.buffer.byteLength).toBeLessThanOrEqual(11);
+  });
+
+  it('readChunks does not pin a whole read buffer behind each small chunk, and reads a file that grows', async () => {
+    for (const size of [1, 100, 5000, 1024 * 1024 + 5]) {
+      const path = join(directory.path, `size-${size}.bin`);
+      const content = Buffer.alloc(size);
+      for (let index = 0; index < size; index += 1) content[index] = (index * 31) & 0xff;
+      await writeFile(path, content);
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of fileSystem.readChunks(path)) chunks.push(chunk);
+      expect(Buffer.concat(chunks).equals(content)).toBe(true);
+      // Chunks are documented as fresh, so callers may keep them: each keeps at most twice its own size alive.
+      for (const chunk of chunks) expect(chunk.buffer.byteLength).toBeLessThanOrEqual(2 * chunk.length);
+    }
+    const growing = join(directory.path, 'growing.log');
+    await writeFile(growing, 'first\n');
+    const seen: Uint8Array[] = [];
+    for await (const chunk of fileSystem.readChunks(growing)) {
+      if (seen.length === 0) await appendFile(growing, 'x'.repeat(5000));
+      seen.push(chunk);
+    }
+    expect(Buffer.concat(seen).toString()).toBe(`first\n${'x'.repeat(5000)}`);
   });
 
   it('sha256File equals node:crypto over the same bytes, across chunk boundaries', async () => {

@@ -147,14 +147,15 @@ export class NodeFileSystem implements AsyncFileSystem {
     const { handle, size } = await openRegularFile(path, 'read');
     try {
       if (size > maxBytes) throw new FileTooLargeError(path, size, maxBytes);
-      // One byte of room beyond the limit tells a file that grew past it after fstat.
-      let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, size + 1));
+      // One byte of room beyond the limit tells a file that grew past it after fstat. `Slow`: never
+      // a view into Node's shared pool, whose other bytes `result.buffer` would expose.
+      let buffer = Buffer.allocUnsafeSlow(Math.min(maxBytes + 1, size + 1));
       let length = 0;
       for (;;) {
         throwIfAborted(options.signal, 'read', path);
         if (length === buffer.length) {
           if (length > maxBytes) throw new FileTooLargeError(path, length, maxBytes);
-          const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
+          const grown = Buffer.allocUnsafeSlow(Math.min(maxBytes + 1, buffer.length * 2));
           buffer.copy(grown, 0, 0, length);
           buffer = grown;
         }
@@ -162,7 +163,15 @@ export class NodeFileSystem implements AsyncFileSystem {
         if (bytesRead === 0) break;
         length += bytesRead;
       }
-      return buffer.subarray(0, length);
+      if (buffer.length - length <= 1) {
+        // Usually the one spare byte is left: clear it rather than copy the whole file.
+        buffer.fill(0, length);
+        return buffer.subarray(0, length);
+      }
+      // The file shrank after fstat: do not keep the larger allocation behind the result.
+      const exact = Buffer.allocUnsafeSlow(length);
+      buffer.copy(exact, 0, 0, length);
+      return exact;
     } catch (error) {
       throw toFileSystemError(error, 'read', path);
     } finally {
@@ -175,21 +184,38 @@ export class NodeFileSystem implements AsyncFileSystem {
     const chunkBytes = options.chunkBytes ?? this.#chunkBytes;
     requirePositiveInteger(chunkBytes, 'chunkBytes', path);
     throwIfAborted(options.signal, 'read', path);
-    const { handle } = await openRegularFile(path, 'read');
+    const opened = await openRegularFile(path, 'read');
+    const { handle } = opened;
+    // Callers may keep the chunks they get, so a chunk must not pin a much larger read buffer
+    // (1 MiB behind each line of a small file, for grep over many files). Buffers are sized to
+    // what is left by the fstat size, plus one byte to notice a file that grew.
+    let expectedSize = opened.size;
     try {
       let position = 0;
+      let buffer: Buffer | undefined;
       for (;;) {
         throwIfAborted(options.signal, 'read', path);
-        const chunk = Buffer.allocUnsafe(chunkBytes);
+        buffer ??= Buffer.allocUnsafeSlow(Math.min(chunkBytes, Math.max(expectedSize - position, 0) + 1));
         let bytesRead: number;
         try {
-          ({ bytesRead } = await handle.read(chunk, 0, chunkBytes, position));
+          ({ bytesRead } = await handle.read(buffer, 0, buffer.length, position));
         } catch (error) {
           throw toFileSystemError(error, 'read', path);
         }
         if (bytesRead === 0) return;
         position += bytesRead;
-        yield chunk.subarray(0, bytesRead);
+        // Longer than fstat said: it is growing, so go back to full-size reads.
+        if (position > expectedSize) expectedSize = Number.MAX_SAFE_INTEGER;
+        if (bytesRead * 2 >= buffer.length) {
+          const chunk = buffer.subarray(0, bytesRead);
+          buffer = undefined;
+          yield chunk;
+        } else {
+          // A short read: hand out an exact copy and reuse the buffer.
+          const chunk = Buffer.allocUnsafeSlow(bytesRead);
+          buffer.copy(chunk, 0, 0, bytesRead);
+          yield chunk;
+        }
       }
     } finally {
       await handle.close();

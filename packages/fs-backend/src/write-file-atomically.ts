@@ -55,6 +55,21 @@ async function syncDirectory(directory: string): Promise<void> {
 }
 
 /**
+ * ENOENT from creating the temp file can only mean the directory is missing: say so, instead of
+ * the generic "it does not exist", which reads as nonsense for a file that is being created.
+ */
+function missingDirectoryOr(error: unknown, path: string, directory: string): unknown {
+  if ((error as { code?: unknown } | null)?.code !== 'ENOENT') return error;
+  return new FileSystemError({
+    code: 'not_found',
+    path,
+    errno: 'ENOENT',
+    message: `Cannot write ${path}: its directory ${directory} does not exist; create it first (mkdirp), then write again.`,
+    cause: error,
+  });
+}
+
+/**
  * §6.2, §7.2, §7.3: write a temp file in the target's (already checked) directory with `wx`,
  * fsync it, compare the target's current content with the expected hash, then `rename` within the
  * directory, so readers see the old or the new content and never a mix, even if this process is
@@ -104,7 +119,9 @@ export async function writeFileAtomically(
   inFlight.add(tempPath);
   let tempCreated = false;
   try {
-    const handle = await open(tempPath, 'wx', mode ?? 0o666);
+    const handle = await open(tempPath, 'wx', mode ?? 0o666).catch((error: unknown) => {
+      throw missingDirectoryOr(error, path, directory);
+    });
     tempCreated = true;
     try {
       if (existing?.isFile() === true) {

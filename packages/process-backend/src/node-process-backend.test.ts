@@ -355,6 +355,14 @@ describe('NodeProcessBackend', () => {
     expect(outcome.error).toBe(`could not start true: the working directory ${missing} does not exist`);
   });
 
+  it('a working directory that is a file is named as the reason the start failed', async () => {
+    const file = join(workspace.path, 'a-file');
+    await writeFile(file, 'not a directory');
+    const outcome = await new NodeProcessBackend().spawn(['true'], { cwd: file, env });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.error).toBe(`could not start true: the working directory ${file} is not a directory`);
+  });
+
   it('small output (< 16 KiB) creates no spill file, one byte more does', async () => {
     const backend = new NodeProcessBackend();
     for (const size of [100, 16_384, 16_385]) {
@@ -395,6 +403,25 @@ describe('NodeProcessBackend', () => {
     const outcome = await new NodeProcessBackend().spawn(bash(`touch ${marker}`), { cwd: workspace.path, env, signal: AbortSignal.abort() });
     expect(outcome.status).toBe('cancelled');
     expect(outcome.pid).toBeUndefined();
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('a relative working directory or a missing environment is a programmer mistake, never resolved against the Node process', async () => {
+    const backend = new NodeProcessBackend();
+    const marker = join(workspace.path, 'ran');
+    const attempts = [
+      // peers.md "Paths": relative paths resolve against the session's working directory, which is the caller's job.
+      backend.spawn(bash(`touch ${marker}`), { cwd: '.', env }),
+      backend.spawn(bash(`touch ${marker}`), { cwd: 'relative/dir', env }),
+      backend.spawn(bash(`touch ${marker}`), { cwd: workspace.path, env: null as unknown as Record<string, string> }),
+    ];
+    for (const attempt of attempts) {
+      const error: unknown = await attempt.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(InvalidSpawnRequestError);
+    }
     expect(existsSync(marker)).toBe(false);
   });
 

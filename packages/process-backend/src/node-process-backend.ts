@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
@@ -332,13 +333,14 @@ function outcomeOf(
 async function describeStartFailure(program: string, cwd: string, failure: unknown): Promise<string> {
   const cause = (failure as { cause?: unknown } | null)?.cause ?? failure;
   const code = (cause as { code?: unknown } | null)?.code ?? (failure as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT') {
-    const cwdIsDirectory = await stat(cwd).then(
-      (stats) => stats.isDirectory(),
-      () => false,
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    const cwdKind = await stat(cwd).then(
+      (stats) => (stats.isDirectory() ? 'directory' : 'other'),
+      () => 'missing',
     );
-    if (!cwdIsDirectory) return `could not start ${program}: the working directory ${cwd} does not exist`;
-    return `could not start ${program}: no such file or program (ENOENT)`;
+    if (cwdKind === 'missing') return `could not start ${program}: the working directory ${cwd} does not exist`;
+    if (cwdKind === 'other') return `could not start ${program}: the working directory ${cwd} is not a directory`;
+    if (code === 'ENOENT') return `could not start ${program}: no such file or program (ENOENT)`;
   }
   if (code === 'EACCES') return `could not start ${program}: permission denied (EACCES)`;
   return `could not start ${program}: ${describeError(cause)}`;
@@ -365,7 +367,11 @@ function validateRequest(argv: readonly string[], options: ProcessSpawnOptions):
     if (typeof argument !== 'string') throw new InvalidSpawnRequestError('every argv entry must be a string');
     if (argument.includes('\0')) throw new InvalidSpawnRequestError('argv entries must not contain NUL bytes');
   }
-  if (typeof options.cwd !== 'string' || options.cwd.length === 0) throw new InvalidSpawnRequestError('cwd must be a non-empty path');
+  // A relative cwd would silently resolve against the Node process's cwd, not the session's (peers.md "Paths").
+  if (typeof options.cwd !== 'string' || !isAbsolute(options.cwd) || options.cwd.includes('\0')) {
+    throw new InvalidSpawnRequestError(`cwd must be an absolute path, got ${JSON.stringify(options.cwd)}; resolve it against the session's working directory first`);
+  }
+  if (typeof options.env !== 'object' || options.env === null) throw new InvalidSpawnRequestError('env must be an object of strings (the complete environment)');
   for (const [name, value] of Object.entries(options.env)) {
     if (typeof value !== 'string') throw new InvalidSpawnRequestError(`environment variable ${name} must be a string`);
     if (name.includes('=') || name.includes('\0') || value.includes('\0')) {

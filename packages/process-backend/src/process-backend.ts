@@ -16,7 +16,7 @@ export interface SpillTarget {
 
 /** The options of one spawn. Nothing is inherited: the environment is exactly `env`. */
 export interface ProcessSpawnOptions {
-  /** Working directory of the child. */
+  /** Working directory of the child: an absolute path (a relative one is refused, never resolved against the Node process). */
   readonly cwd: string;
   /** The complete environment of the child; nothing from `process.env` is added (§4, §7.9). */
   readonly env: Readonly<Record<string, string>>;

@@ -12,11 +12,26 @@ function startGroup(script: string): { pid: number; exited: Promise<unknown> } {
 
 describe('terminateProcessGroup', () => {
   it('SIGKILLs every member of the group and confirms the exit', async () => {
-    const group = startGroup('sleep 100 & sleep 100 & wait');
-    const result = await terminateProcessGroup(group.pid, { exited: group.exited, kill: process.kill, waitMs: 5_000 });
-    expect(result).toEqual({ kind: 'terminated' });
-    expect(await waitUntilGone(group.pid)).toBe(true);
-    expect(() => process.kill(-group.pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }) as unknown as Error);
+    // The members announce their pids, so each one can be checked. (Probing the group with
+    // `kill(-pid, 0)` right away was flaky: killed members stay zombies until PID 1 reaps them.)
+    const child = spawn('/bin/bash', ['-c', 'sleep 100 & echo $!; sleep 100 & echo $!; wait'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    if (child.pid === undefined) throw new Error('bash did not start');
+    const exited = once(child, 'exit');
+    let announced = '';
+    const members = await new Promise<number[]>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        announced += chunk.toString();
+        const pids = announced.split('\n').filter((line) => line !== '').map(Number);
+        if (pids.length === 2) resolve(pids);
+      });
+    });
+    try {
+      const result = await terminateProcessGroup(child.pid, { exited, kill: process.kill, waitMs: 5_000 });
+      expect(result).toEqual({ kind: 'terminated' });
+      for (const pid of [child.pid, ...members]) expect(await waitUntilGone(pid)).toBe(true);
+    } finally {
+      killQuietly(child.pid, true);
+    }
   });
 
   it('a group that is already gone (ESRCH) counts as terminated', async () => {
