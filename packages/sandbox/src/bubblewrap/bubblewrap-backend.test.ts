@@ -149,6 +149,64 @@ describe('BubblewrapBackend', () => {
     expect(await readOrNull(path.join(outside, 'escaped.txt'))).toBeNull();
   });
 
+  it('kernel settings under /proc/sys stay read-only for the capability-less root inside', async () => {
+    // Writes back the value that is already there, so that the test is harmless if the kernel lets it through.
+    for (const mode of ['read-only', 'workspace-write', 'full-access'] as const) {
+      const result = await bash(
+        'value=$(cat /proc/sys/kernel/core_pattern) && printf "%s\\n" "$value" > /proc/sys/kernel/core_pattern && echo WRITTEN',
+        policy(mode),
+      );
+      expect(result.stdout).not.toContain('WRITTEN');
+      expect(result.stderr).toMatch(/core_pattern: Read-only file system/);
+    }
+  });
+
+  it('a protected name cannot be escaped by renaming a directory above it or replacing the file that hides it', async () => {
+    const repository = path.join(workspace, 'renamed-repo');
+    await fs.mkdir(path.join(repository, '.git/hooks'), { recursive: true });
+    await fs.writeFile(path.join(repository, '.git/config'), '[core]\n');
+    const worktree = path.join(workspace, 'worktree');
+    await fs.mkdir(worktree);
+    await fs.writeFile(path.join(worktree, '.git'), 'gitdir: /nowhere\n');
+    const fresh = path.join(workspace, 'fresh-repo');
+    await fs.mkdir(fresh);
+    const evilRepository = 'mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit; echo "[core] fsmonitor = evil" > .git/config';
+    const repositories = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [repository, worktree, fresh], homeDirectory: home, tempRoots: [temp] });
+    try {
+      const renamed = await bash(`cd ${repository} && mv .git .git-old; ${evilRepository}`, repositories);
+      expect(renamed.stderr).toMatch(/mv: cannot move '\.git' to '\.git-old': Device or resource busy/);
+      expect(await readOrNull(path.join(repository, '.git/config'))).toBe('[core]\n');
+      expect(await fs.readdir(path.join(repository, '.git/hooks'))).toEqual([]);
+      expect(await fs.readdir(repository)).toEqual(['.git']);
+
+      const replaced = await bash(`cd ${worktree} && rm -f .git; ${evilRepository}`, repositories);
+      expect(replaced.stderr).toMatch(/rm: cannot remove '\.git': Device or resource busy/);
+      expect(await readOrNull(path.join(worktree, '.git'))).toBe('gitdir: /nowhere\n');
+
+      // .git did not exist: it is created for the call and pinned like an existing one.
+      const created = await bash(`cd ${fresh} && mv .git .git-old; ${evilRepository}`, repositories);
+      expect(created.stderr).toMatch(/Device or resource busy/);
+      expect(await fs.readdir(fresh)).toEqual([]);
+
+      // full-access: moving home away took the shell start-up files and the OpenWork home with it.
+      const movedHome = await bash(
+        `mv ${home} ${home}.old; mkdir -p ${home}/.openwork; echo evil > ${home}/.bashrc; echo evil > ${home}/.openwork/config`,
+        policy('full-access'),
+      );
+      expect(movedHome.stderr).toMatch(/Device or resource busy/);
+      expect(await readOrNull(path.join(home, '.bashrc'))).toBe('# bashrc\n');
+      expect(await readOrNull(path.join(home, '.openwork/config'))).toBeNull();
+      expect(await readOrNull(path.join(home, '.openwork/spill/session-1/call-1.txt'))).toBe('spilled\n');
+    } finally {
+      // If the kernel let the rename through, put home back for the other tests.
+      if (await fs.stat(`${home}.old`).then(() => true, () => false)) {
+        await fs.rm(home, { recursive: true, force: true });
+        await fs.rename(`${home}.old`, home);
+      }
+      for (const directory of [repository, worktree, fresh]) await fs.rm(directory, { recursive: true, force: true });
+    }
+  });
+
   it('binds the host /tmp as a temp root, so files written there are visible outside', async () => {
     const hostTemp = await makeTempDirectory('ow-bwrap-hosttmp-');
     try {

@@ -62,6 +62,7 @@ describe('renderBubblewrapArguments', () => {
       '--ro-bind /',
       '--dev /dev',
       '--proc /proc',
+      '--ro-bind /proc/sys',
       '--bind ~R/ws',
       '--ro-bind ~R/ws/.envrc',
       '--ro-bind ~R/ws/.openwork',
@@ -89,7 +90,17 @@ describe('renderBubblewrapArguments', () => {
       readOnly: [subtree('ws/.envrc')],
       unreadable: [subtree('home/.ssh')],
     });
-    expect(mounts(rendering.arguments).slice(0, 6)).toEqual(['--bind /', '--dev /dev', '--proc /proc', '--ro-bind ~R/ws/.envrc', '--tmpfs ~R/home/.ssh', '--remount-ro ~R/home/.ssh']);
+    const rendered = mounts(rendering.arguments);
+    expect(rendered.slice(0, 4)).toEqual(['--bind /', '--dev /dev', '--proc /proc', '--ro-bind /proc/sys']);
+    // Every directory above a protected mount is pinned first (see the pinning test below).
+    expect(rendered).toEqual(expect.arrayContaining(['--bind ~R', '--bind ~R/home', '--bind ~R/ws']));
+    expect(rendered.indexOf('--bind ~R/ws')).toBeLessThan(rendered.indexOf('--ro-bind ~R/ws/.envrc'));
+    expect(rendered.slice(rendered.indexOf('--ro-bind ~R/ws/.envrc'))).toEqual([
+      '--ro-bind ~R/ws/.envrc',
+      '--tmpfs ~R/home/.ssh',
+      '--remount-ro ~R/home/.ssh',
+      '--chdir ~R',
+    ]);
   });
 
   it('binds the canonical path of a root that is a symbolic link', () => {
@@ -103,7 +114,7 @@ describe('renderBubblewrapArguments', () => {
       readOnly: [subtree('home/.bashrc'), subtree('home/.ssh')],
       unreadable: [subtree('home/.kube')],
     });
-    expect(mounts(rendering.arguments)).toEqual(['--ro-bind /', '--dev /dev', '--proc /proc', '--bind ~R/ws', '--chdir ~R']);
+    expect(mounts(rendering.arguments)).toEqual(['--ro-bind /', '--dev /dev', '--proc /proc', '--ro-bind /proc/sys', '--bind ~R/ws', '--chdir ~R']);
   });
 
   it('masks a missing protected name inside a writable root as an empty read-only directory and records the mount points', () => {
@@ -186,6 +197,26 @@ describe('renderBubblewrapArguments', () => {
     });
     const rendered = mounts(rendering.arguments);
     expect(rendered.indexOf('--ro-bind ~R/home/.ssh/config')).toBeGreaterThan(rendered.indexOf('--bind ~R/home/.ssh'));
+  });
+
+  it('pins every directory between a writable root and a protected mount, creating missing ones, and a blocking .git file', async () => {
+    await fs.mkdir(path.join(root, 'pin/repo/.git/hooks'), { recursive: true });
+    await fs.mkdir(path.join(root, 'pin/worktree'), { recursive: true });
+    await fs.writeFile(path.join(root, 'pin/worktree/.git'), 'gitdir: /elsewhere\n');
+    const rendering = render({
+      writable: [subtree('pin')],
+      readOnly: [subtree('pin/repo/.git/hooks'), subtree('pin/fresh/.git/hooks'), subtree('pin/worktree/.git/hooks'), subtree('pin/.vscode')],
+    });
+    const rendered = mounts(rendering.arguments);
+    // A mount point cannot be renamed (EBUSY): `mv .git .git-old` no longer carries the protection away.
+    const pins = ['fresh', 'repo', 'worktree', 'fresh/.git', 'repo/.git', 'worktree/.git'].map((pin) => `--bind ~R/pin/${pin}`);
+    expect(rendered.slice(rendered.indexOf('--bind ~R/pin') + 1, rendered.indexOf('--bind ~R/pin') + 1 + pins.length)).toEqual(pins);
+    expect(rendered.indexOf('--bind ~R/pin/repo/.git')).toBeLessThan(rendered.indexOf('--ro-bind ~R/pin/repo/.git/hooks'));
+    // The mount point of the protected entry itself is never pinned writable, nor the writable root again.
+    expect(rendered).not.toContain('--bind ~R/pin/.vscode');
+    expect(rendered.filter((mount) => mount === '--bind ~R/pin')).toHaveLength(1);
+    expect(rendering.directoryMountPoints).toEqual([path.join(root, 'pin/fresh'), path.join(root, 'pin/fresh/.git')]);
+    expect(rendering.createdMountPoints).toEqual(expect.arrayContaining([...rendering.directoryMountPoints]));
   });
 
   it('does not bind an exact entry on a directory (that would open its whole subtree)', () => {

@@ -22,6 +22,12 @@ export interface BubblewrapRendering {
    */
   readonly fileMountPoints: readonly string[];
   /**
+   * Missing directories (a subset of `createdMountPoints`, parents first) that must exist before
+   * bwrap starts because they are pinned (bound onto themselves) as ancestors of a protected
+   * mount. `wrap` creates them.
+   */
+  readonly directoryMountPoints: readonly string[];
+  /**
    * Host destinations of every bind and mask, so that a call keeps the mount points and write-grant
    * placeholders another live call created and this one stands on.
    */
@@ -37,6 +43,21 @@ export interface BubblewrapRendering {
  * below are binding.
  */
 const processFlags = ['--unshare-pid', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'] as const;
+
+/**
+ * Kernel settings stay read-only. Without capabilities root still owns the files below
+ * `/proc/sys` (mode 0644), and bwrap 0.8 run as root does not cover them (its own check asks for
+ * write access to the 0555 directory, which fails without CAP_DAC_OVERRIDE, and skips it): a
+ * sandboxed `echo '|/x' > /proc/sys/kernel/core_pattern` ran a program as real root outside every
+ * namespace (we proved it). The source is the host's `/proc/sys`: the same settings, since only
+ * the PID namespace differs. `/proc/sysrq-trigger` likewise, where the kernel has one.
+ */
+const kernelSettingsMounts = ['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger'] as const;
+
+function parentOf(path: string): string {
+  const index = path.lastIndexOf('/');
+  return index <= 0 ? '/' : path.slice(0, index);
+}
 
 function depth(path: string): number {
   return path === '/' ? 0 : path.split('/').length - 1;
@@ -81,6 +102,15 @@ interface DirectoryMask {
  *    mask: between `--tmpfs` and `--remount-ro`, while bwrap can still create the mount point).
  * 6. Hard-protected entries inside a reopened grant, read-only again (§3.3: grants never unlock tier 1).
  *
+ * Pins (between 2 and 3): a mount protects an inode, not a name. Every directory between a
+ * writable mount and a protected mount inside it is bound onto itself, because a mount point
+ * cannot be renamed or removed (EBUSY): otherwise `mv .git .git-old && mkdir -p .git/hooks`
+ * moved the read-only mounts away with `.git-old` and wrote hooks the fence denies, and in
+ * full-access `mv ~ ~.old && mkdir ~` did the same to the shell start-up files and the OpenWork
+ * home. Missing ancestors are created by `wrap` first (`directoryMountPoints`). For the same reason
+ * a file that makes a protected name unreachable (a worktree's `.git` file) is pinned, so that it
+ * cannot be replaced by a directory with hooks.
+ *
  * Entries whose mount would change nothing are skipped: a protected path outside everything
  * writable is already read-only, and a missing name there cannot be created.
  *
@@ -112,7 +142,7 @@ export function renderBubblewrapArguments(
   const destinations: string[] = [];
 
   const rootWritable = layout.writable.some((entry) => entry.path === '/' && entry.scope === 'subtree');
-  const mounts: string[] = [rootWritable ? '--bind' : '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  const mounts: string[] = [rootWritable ? '--bind' : '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...kernelSettingsMounts];
   /** Host regions mounted read-write, by resolved path. */
   const writableMounts: ScopedPath[] = rootWritable ? [{ path: '/', scope: 'subtree' }] : [];
   /** Host regions where nothing can be created any more (read-only or masked), by resolved path. */
@@ -120,6 +150,32 @@ export function renderBubblewrapArguments(
 
   const fileMountPoints: string[] = [];
   const grantsWithoutMounts = findGrantsWithoutMounts(layout, inspect);
+
+  /** Pinned host paths (bound onto themselves), and the missing directories among them. */
+  const pins = new Set<string>();
+  const directoryMountPoints: string[] = [];
+  /** Pin every directory between the writable mount that holds `target` and `target` itself. */
+  const pinAncestors = (target: string, missingChain: readonly string[]): void => {
+    const container = writableMounts
+      .filter((mount) => mount.scope === 'subtree' && mount.path !== target && isInsideScopedPath(target, mount))
+      .sort((a, b) => depth(b.path) - depth(a.path))[0];
+    if (container === undefined) return;
+    for (let ancestor = parentOf(target); ancestor !== container.path && ancestor !== '/'; ancestor = parentOf(ancestor)) {
+      pins.add(ancestor);
+      if (missingChain.includes(ancestor)) directoryMountPoints.push(ancestor);
+    }
+  };
+  /** A protected name below a file (`.git/hooks` below a worktree's `.git` file): pin that file. */
+  const pinBlockingFile = (entryPath: string): void => {
+    for (let prefix = entryPath; prefix !== '/'; prefix = parentOf(prefix)) {
+      const state = stateOf(prefix);
+      if (state.kind !== 'file') continue;
+      if (!isInsideAnyScopedPath(state.path, writableMounts) || isInsideAnyScopedPath(state.path, sealed)) return;
+      pins.add(state.path);
+      pinAncestors(state.path, []);
+      return;
+    }
+  };
 
   const protectMissing = (state: HostPathState): void => {
     if (isReadAsFile(state.path)) {
@@ -131,6 +187,7 @@ export function renderBubblewrapArguments(
     created.push(...state.missingChain);
     destinations.push(state.path);
     sealed.push({ path: state.path, scope: 'subtree' });
+    pinAncestors(state.path, state.missingChain);
   };
 
   // 2. Writable roots and ordinary write grants.
@@ -148,11 +205,16 @@ export function renderBubblewrapArguments(
     writableMounts.push({ path: state.path, scope: state.kind === 'directory' ? 'subtree' : 'exact' });
   }
 
+  const pinsAt = mounts.length;
+
   // 3. Read-only entries inside something writable.
   for (const entry of byDepth(layout.readOnly)) {
     if (isInsideAnyScopedPath(entry.path, layout.unreadable)) continue;
     const state = stateOf(entry.path);
-    if (state.kind === 'unreachable') continue;
+    if (state.kind === 'unreachable') {
+      pinBlockingFile(entry.path);
+      continue;
+    }
     if (!isInsideAnyScopedPath(state.path, writableMounts) || isInsideAnyScopedPath(state.path, sealed)) continue;
     if (state.kind === 'missing') {
       // Reopened by a grant that mounts nothing: as writable as the root around it.
@@ -163,6 +225,7 @@ export function renderBubblewrapArguments(
     mounts.push('--ro-bind', state.path, state.path);
     destinations.push(state.path);
     sealed.push({ path: state.path, scope: 'subtree' });
+    pinAncestors(state.path, []);
   }
 
   // 4. Credential entries, unless a grant reopens exactly this entry (then step 5 binds it).
@@ -177,7 +240,10 @@ export function renderBubblewrapArguments(
   const masked: ScopedPath[] = [];
   for (const entry of byDepth(layout.unreadable)) {
     const state = stateOf(entry.path);
-    if (state.kind === 'unreachable') continue;
+    if (state.kind === 'unreachable') {
+      pinBlockingFile(entry.path);
+      continue;
+    }
     const reopened = grants.some(
       (grant) => grant.entry.path === entry.path && (grant.entry.scope === 'subtree' || state.kind !== 'directory'),
     );
@@ -199,6 +265,7 @@ export function renderBubblewrapArguments(
     destinations.push(state.path);
     masked.push({ path: state.path, scope: 'subtree' });
     sealed.push({ path: state.path, scope: 'subtree' });
+    pinAncestors(state.path, state.missingChain);
   }
 
   // 5. Grants that reopen what steps 3–4 closed.
@@ -236,10 +303,16 @@ export function renderBubblewrapArguments(
     destinations.push(state.path);
   }
 
+  // The pins go before every protected mount (they are recursive binds of plain directories).
+  const pinned = [...pins].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+  mounts.splice(pinsAt, 0, ...pinned.flatMap((pin) => ['--bind', pin, pin]));
+  destinations.push(...pinned);
+
   return {
     arguments: [...processFlags, ...mounts, '--chdir', command.cwd, '--', ...command.argv],
     createdMountPoints: [...new Set(created)],
     fileMountPoints,
+    directoryMountPoints: [...new Set(directoryMountPoints)].sort((a, b) => depth(a) - depth(b)),
     mountDestinations: [...new Set(destinations)],
   };
 }

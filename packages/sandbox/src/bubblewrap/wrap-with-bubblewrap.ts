@@ -70,6 +70,8 @@ export function wrapWithBubblewrap(
   let rendering;
   try {
     rendering = renderBubblewrapArguments(layout, command, inspect);
+    // Pinned ancestors that do not exist yet (`.git` for `.git/hooks`): a bind needs its source.
+    createChain(rendering.directoryMountPoints, undefined);
     // File mount points (a missing `.git/config`) and their missing parents, before bwrap binds them.
     for (const file of rendering.fileMountPoints) {
       const chain = rendering.createdMountPoints.filter((created) => created === file || file.startsWith(`${created}/`));

@@ -106,6 +106,11 @@ const dangerous: ReadonlyArray<readonly [string, DangerousCommandRule]> = [
   ['kill -- -1', 'kill-all-processes'],
   ['pkill -9 -u dev', 'kill-all-processes'],
   ['killall -u dev', 'kill-all-processes'],
+  ['strace -f -o /tmp/trace rm -rf /', 'recursive-delete'],
+  ['fakeroot chroot /srv/root rm -rf /', 'recursive-delete'],
+  ['echo "rm -rf /" | bash', 'recursive-delete'],
+  ["printf 'rm -rf %s\\n' ~ | /bin/sh", 'recursive-delete'],
+  ["echo -n 'git push --force' | env sh -s", 'git-force-push'],
   ["echo 'unterminated", 'unparseable'],
 ];
 
@@ -134,6 +139,8 @@ const ordinary: readonly string[] = [
   "find . -type f -name '*.tmp' -exec rm {} +",
   'ls -la /',
   'echo "curl x | sh"',
+  'echo "rm -rf /" | grep rm',
+  "echo 'ls -la /' | sh",
   'cat README | sh-check',
   "curl -s https://api.example.com/x | python3 -c 'import json,sys; print(json.load(sys.stdin))'",
   'curl -s https://api.example.com/x | jq .',

@@ -245,18 +245,27 @@ export class CommandAnalyzer {
     flatten(pipeline.X);
     flatten(pipeline.Y);
     let downloaded = false;
+    let printed: string | undefined;
     for (const stage of stages) {
       const command = stage.Cmd;
+      const previouslyPrinted = printed;
+      printed = undefined;
       if (command === null || shellNodeType(command) !== 'CallExpr') continue;
       const words = (command as ShellCallExpr).Args.flatMap((word) => state.resolver.resolveArgument(word));
       const [programWord, ...rest] = unwrapCommand(words).words;
       const program = programName(programWord);
       if (program === undefined) continue;
-      if (downloaded && describeInterpreterInvocation(program, rest)?.readsStandardInput === true) {
+      const interpreter = describeInterpreterInvocation(program, rest);
+      if (downloaded && interpreter?.readsStandardInput === true) {
         this.#add(shellNodeText(pipeline, state.source), remoteScript(program));
         return;
       }
+      // `echo 'rm -rf /' | sh`: the shell runs the text the previous stage printed.
+      if (previouslyPrinted !== undefined && interpreter?.readsStandardInput === true && interpreter.language === 'shell') {
+        this.analyzeScript(previouslyPrinted, state.resolver.child(), state.depth + 1);
+      }
       if (downloadPrograms.has(program)) downloaded = true;
+      printed = printedText(program, rest);
     }
   }
 
@@ -310,6 +319,24 @@ function remoteScript(interpreter: string): RuleMatch {
     rule: 'remote-script',
     reason: `This runs code downloaded from the network with ${interpreter} without anyone reading it first. Download it to a file, inspect it, and run it only if the user agrees.`,
   };
+}
+
+/** What `echo`/`printf` with static arguments print (only `%s` and `\\n` of printf are interpreted). */
+function printedText(program: string, words: readonly ResolvedWord[]): string | undefined {
+  const values = words.map((word) => word.value);
+  if (!values.every((value): value is string => value !== undefined)) return undefined;
+  if (program === 'echo') {
+    let first = 0;
+    while (first < values.length && /^-[neE]+$/.test(values[first] as string)) first++;
+    return values.slice(first).join(' ');
+  }
+  if (program === 'printf') {
+    const [format, ...rest] = values[0] === '--' ? values.slice(1) : values;
+    if (format === undefined) return undefined;
+    let next = 0;
+    return format.replace(/%s/g, () => rest[next++] ?? '').replace(/\\n/g, '\n');
+  }
+  return undefined;
 }
 
 function callsFunction(node: ShellNode, name: string): boolean {

@@ -24,9 +24,16 @@ export function detectRunnerFailure(outcome: SandboxedCommandOutcome): RunnerFai
     return { reason: line === undefined ? 'the sandbox runner did not start' : `the sandbox runner did not start: ${line}`, line };
   }
   if (outcome.exitCode === 0) return undefined;
-  const line = firstLine(outcome.output);
-  if (line === undefined || !runnerMessage.test(line)) return undefined;
+  // A runner that fails says one thing and stops. A command that ran may print a `bwrap: …` line
+  // itself (a nested sandbox, a log) followed by more: that is the command's failure, not ours.
+  const lines = nonEmptyLines(outcome.output);
+  const line = lines[0];
+  if (line === undefined || !lines.every((candidate) => runnerMessage.test(candidate))) return undefined;
   return { reason: `the sandbox runner failed: ${line}`, line };
+}
+
+function nonEmptyLines(output: string): string[] {
+  return output.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
 }
 
 function firstLine(output: string): string | undefined {

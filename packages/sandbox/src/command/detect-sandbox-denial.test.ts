@@ -140,6 +140,8 @@ describe('denial detection', () => {
     expect(detectSandboxDenial({ exitCode: 0, output: "touch: cannot touch '/ws/x': Read-only file system\n" })).toBeUndefined();
     expect(detectRunnerFailure({ exitCode: 1, output: 'make: *** [all] Error 1\n' })).toBeUndefined();
     expect(detectRunnerFailure({ exitCode: 0, output: 'bwrap: a message from a program that succeeded\n' })).toBeUndefined();
+    // The command ran and printed a `bwrap:` line itself, then more: its own failure, not the runner's.
+    expect(detectRunnerFailure({ exitCode: 1, output: 'bwrap: nested sandbox says hello\nbuild failed: 3 errors\n' })).toBeUndefined();
   });
 
   it('recognises the forms other runtimes print', () => {

@@ -53,6 +53,10 @@ const wrapperSyntax: Readonly<Record<string, WrapperSyntax>> = {
   taskset: { shortWithoutCommand: 'p', positionals: 1 },
   busybox: {},
   unbuffer: {},
+  fakeroot: {},
+  chroot: { longWithArgument: ['--userspec', '--groups'], positionals: 1 },
+  strace: { shortWithArgument: 'abeEIoOpPsSuUX', longWithArgument: ['--output', '--attach', '--user', '--string-limit', '--trace', '--signal', '--status'] },
+  ltrace: { shortWithArgument: 'aAeDlnopsSuwx', longWithArgument: ['--output', '--library'] },
 };
 
 /** Programs that run their command with other privileges (rule `privilege-escalation`). */
