@@ -55,6 +55,16 @@ function exclusionFilters(entry: ScopedPath, param: string): string[] {
   return filters;
 }
 
+/** One `(allow file-write* …)` rule for `entry`, with every overlapping excluded entry folded in. */
+function writeRule(entry: ScopedPath, param: string, excluded: readonly { entry: ScopedPath; param: string }[]): string {
+  const exclusions = excluded
+    .filter((candidate) => overlaps(candidate.entry, entry))
+    .flatMap((candidate) => exclusionFilters(candidate.entry, candidate.param));
+  return exclusions.length === 0
+    ? `(allow file-write* ${matchFilter(entry, param)})`
+    : `(allow file-write* (require-all ${matchFilter(entry, param)} ${exclusions.join(' ')}))`;
+}
+
 /**
  * Render a layout as SBPL (architecture §3.4): exclusions folded into each allow rule with
  * `require-all`/`require-not`, so that no path is matched by both an allow and a deny and the rule
@@ -77,27 +87,11 @@ export function renderSeatbeltProfile(layout: SandboxLayout): SeatbeltProfile {
 
   // Writes: each writable entry minus the read-only and unreadable entries that overlap it.
   for (const entry of layout.writable) {
-    const param = table.add('WRITABLE_ROOT', entry.path);
-    const exclusions = [...readOnlyParams, ...unreadableParams]
-      .filter((excluded) => overlaps(excluded.entry, entry))
-      .flatMap((excluded) => exclusionFilters(excluded.entry, excluded.param));
-    lines.push(
-      exclusions.length === 0
-        ? `(allow file-write* ${matchFilter(entry, param)})`
-        : `(allow file-write* (require-all ${matchFilter(entry, param)} ${exclusions.join(' ')}))`,
-    );
+    lines.push(writeRule(entry, table.add('WRITABLE_ROOT', entry.path), [...readOnlyParams, ...unreadableParams]));
   }
   // Grants inside sensitive/credential entries: writable, but never tier 1 (§3.3).
   for (const entry of layout.writableGrants) {
-    const param = table.add('WRITABLE_GRANT', entry.path);
-    const exclusions = hardParams
-      .filter((excluded) => overlaps(excluded.entry, entry))
-      .flatMap((excluded) => exclusionFilters(excluded.entry, excluded.param));
-    lines.push(
-      exclusions.length === 0
-        ? `(allow file-write* ${matchFilter(entry, param)})`
-        : `(allow file-write* (require-all ${matchFilter(entry, param)} ${exclusions.join(' ')}))`,
-    );
+    lines.push(writeRule(entry, table.add('WRITABLE_GRANT', entry.path), hardParams));
   }
   if (layout.deviceFiles.length > 0) {
     const devices = layout.deviceFiles.map((entry) => `(literal ${table.add('DEVICE', entry.path)})`);
