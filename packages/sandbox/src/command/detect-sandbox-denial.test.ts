@@ -12,7 +12,10 @@ const readOnlySystem = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc
 /** Runs a program and returns its real exit code and merged output, as the bash tool would see them. */
 function run(file: string, argv: readonly string[]): Promise<SandboxedCommandOutcome & { spawnError?: string }> {
   return new Promise((resolve) => {
-    const child = execFile(file, argv, { encoding: 'utf8', timeout: 15_000 }, () => undefined);
+    // A hermetic environment: a scratch HOME (never the real one) and the C locale, so the kernel
+    // messages are the English ones the detector reads.
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: os.tmpdir(), LANG: 'C', LC_ALL: 'C' };
+    const child = execFile(file, argv, { encoding: 'utf8', timeout: 15_000, env }, () => undefined);
     let output = '';
     child.stdout?.on('data', (chunk: string) => (output += chunk));
     child.stderr?.on('data', (chunk: string) => (output += chunk));

@@ -19,7 +19,10 @@ export interface WrappedRun {
 export async function runWrapped(wrapped: WrappedCommand, cwd: string, timeoutMs = 20_000): Promise<WrappedRun> {
   try {
     const [file, ...args] = wrapped.argv as [string, ...string[]];
-    const child = spawn(file, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The environment bash gets (spec §4), never the test runner's: HOME is the working directory,
+    // so nothing reads or writes the real home, and the C locale keeps kernel messages in English.
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, LANG: 'C', LC_ALL: 'C' };
+    const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
