@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import type { WrappedCommand } from '../../backend/sandbox-backend.js';
+import { sandboxedEnvironment } from './run-wrapped.js';
 
 /** What the probe does to one path. `source` is the file renamed over `path`. */
 export type ProbeOperation = 'read' | 'list' | 'append' | 'create' | 'rename-over' | 'delete';
@@ -149,7 +150,7 @@ export async function runProbe(wrapped: WrappedCommand, cwd: string, steps: read
   const answers: ProbeAnswer[] = [];
   try {
     const [file, ...args] = wrapped.argv as [string, ...string[]];
-    const child = spawn(file, args, { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { cwd, env: sandboxedEnvironment(cwd), detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {

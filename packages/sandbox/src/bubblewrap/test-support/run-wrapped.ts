@@ -13,16 +13,21 @@ export interface WrappedRun {
 }
 
 /**
+ * The environment bash gets (spec §4), never the test runner's: HOME is the working directory, so
+ * nothing reads or writes the real home, and the C locale keeps kernel messages in English.
+ */
+export function sandboxedEnvironment(cwd: string): NodeJS.ProcessEnv {
+  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, LANG: 'C', LC_ALL: 'C' };
+}
+
+/**
  * Spawn a wrapped argv the way a process backend would — own process group, stdin closed, a
  * bounded wait with a SIGKILL of the group — and always call `release()` afterwards.
  */
 export async function runWrapped(wrapped: WrappedCommand, cwd: string, timeoutMs = 20_000): Promise<WrappedRun> {
   try {
     const [file, ...args] = wrapped.argv as [string, ...string[]];
-    // The environment bash gets (spec §4), never the test runner's: HOME is the working directory,
-    // so nothing reads or writes the real home, and the C locale keeps kernel messages in English.
-    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, LANG: 'C', LC_ALL: 'C' };
-    const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { cwd, env: sandboxedEnvironment(cwd), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
