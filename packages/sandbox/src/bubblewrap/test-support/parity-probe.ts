@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import type { Writable } from 'node:stream';
 import type { WrappedCommand } from '../../backend/sandbox-backend.js';
-import { sandboxedEnvironment } from './run-wrapped.js';
+import { spawnSandboxed } from './run-wrapped.js';
 
 /** What the probe does to one path. `source` is the file renamed over `path`. */
 export type ProbeOperation = 'read' | 'list' | 'append' | 'create' | 'rename-over' | 'delete';
@@ -149,31 +149,19 @@ export function prepareRenameSources(steps: readonly ProbeStep[]): void {
 export async function runProbe(wrapped: WrappedCommand, cwd: string, steps: readonly ProbeStep[], timeoutMs = 60_000): Promise<ProbeAnswer[]> {
   const answers: ProbeAnswer[] = [];
   try {
-    const [file, ...args] = wrapped.argv as [string, ...string[]];
-    const child = spawn(file, args, { cwd, env: sandboxedEnvironment(cwd), detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const { child, closed } = spawnSandboxed(wrapped.argv, cwd, 'pipe', timeoutMs);
+    const stdin = child.stdin as Writable;
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-(child.pid as number), 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, timeoutMs);
-    const exited = new Promise<number | null>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('close', (code) => resolve(code));
-    });
     const lines = readline.createInterface({ input: child.stdout });
     for await (const line of lines) {
       const step = steps[answers.length];
       if (step === undefined) throw new Error(`probe printed more lines than steps: ${line}`);
       const result = JSON.parse(line) as { ok: boolean; code?: string; digest?: string; names?: string[] };
       answers.push({ step, probeOk: result.ok, probeCode: result.code, kernelAllowed: judge(step, result) });
-      child.stdin.write('\n');
+      stdin.write('\n');
     }
-    const code = await exited;
-    clearTimeout(timer);
+    const [code] = await closed;
     if (code !== 0 || answers.length !== steps.length) {
       throw new Error(`probe ended with exit ${String(code)} after ${answers.length}/${steps.length} steps: ${stderr}`);
     }

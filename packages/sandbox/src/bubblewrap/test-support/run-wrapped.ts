@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -20,30 +22,42 @@ export function sandboxedEnvironment(cwd: string): NodeJS.ProcessEnv {
   return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, LANG: 'C', LC_ALL: 'C' };
 }
 
+/** A spawned sandboxed command and the promise of its `close` (exit code and signal). */
+export interface SandboxedChild {
+  readonly child: ChildProcessByStdio<Writable | null, Readable, Readable>;
+  readonly closed: Promise<[number | null, NodeJS.Signals | null]>;
+}
+
 /**
- * Spawn a wrapped argv the way a process backend would — own process group, stdin closed, a
- * bounded wait with a SIGKILL of the group — and always call `release()` afterwards.
+ * Spawn a wrapped argv the way a process backend would: own process group, the hermetic
+ * environment, and a SIGKILL of the whole group after `timeoutMs` (the timer ends with the child).
  */
+export function spawnSandboxed(argv: readonly string[], cwd: string, stdin: 'ignore' | 'pipe', timeoutMs: number): SandboxedChild {
+  const [file, ...args] = argv as [string, ...string[]];
+  const child = spawn(file, args, { cwd, env: sandboxedEnvironment(cwd), detached: true, stdio: [stdin, 'pipe', 'pipe'] }) as SandboxedChild['child'];
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-(child.pid as number), 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, timeoutMs);
+  const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (exitCode, exitSignal) => resolve([exitCode, exitSignal]));
+  }).finally(() => clearTimeout(timer));
+  return { child, closed };
+}
+
+/** Run a wrapped argv to its end with `spawnSandboxed`, and always call `release()` afterwards. */
 export async function runWrapped(wrapped: WrappedCommand, cwd: string, timeoutMs = 20_000): Promise<WrappedRun> {
   try {
-    const [file, ...args] = wrapped.argv as [string, ...string[]];
-    const child = spawn(file, args, { cwd, env: sandboxedEnvironment(cwd), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child, closed } = spawnSandboxed(wrapped.argv, cwd, 'ignore', timeoutMs);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-(child.pid as number), 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, timeoutMs);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('close', (exitCode, exitSignal) => resolve([exitCode, exitSignal]));
-    });
-    clearTimeout(timer);
+    const [code, signal] = await closed;
     return { code, signal, stdout, stderr };
   } finally {
     await wrapped.release();
