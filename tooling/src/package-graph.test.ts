@@ -30,6 +30,28 @@ describe('the package graph of architecture.md §1', () => {
     expect(findPlatformViolations(workspaceRoot, packages)).toEqual([]);
   });
 
+  it('core depends on the session-store interface only, never on a store implementation', () => {
+    const violations = findGraphViolations([
+      fixture('@openwork/core', { '@openwork/session-store': 'workspace:^', '@openwork/store-sqlite': 'workspace:^' }),
+      fixture('@openwork/session-store', {}),
+      fixture('@openwork/store-sqlite', { '@openwork/session-store': 'workspace:^' }),
+    ]);
+    expect(violations).toEqual([
+      expect.objectContaining({ from: '@openwork/core', to: '@openwork/store-sqlite' }),
+    ]);
+  });
+
+  it('a store ranks below core and the AI SDK adapter sits on core', () => {
+    const violations = findGraphViolations([
+      fixture('@openwork/core', {}),
+      fixture('@openwork/store-postgres', { '@openwork/core': 'workspace:^' }),
+      fixture('@openwork/ai-sdk', { '@openwork/core': 'workspace:^' }),
+    ]);
+    expect(violations).toEqual([
+      expect.objectContaining({ from: '@openwork/store-postgres', to: '@openwork/core' }),
+    ]);
+  });
+
   it('fails on a library that depends on core', () => {
     const violations = findGraphViolations([
       fixture('@openwork/core', { '@openwork/builtins': 'workspace:^' }),

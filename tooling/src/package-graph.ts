@@ -18,14 +18,19 @@ export const ALLOWED_WORKSPACE_EDGES: Readonly<Record<string, readonly string[]>
     '@openwork/fs-backend',
     '@openwork/process-backend',
   ],
+  '@openwork/session-store': ['@openwork/tools-contract'],
+  '@openwork/store-sqlite': ['@openwork/session-store', '@openwork/tools-contract'],
+  '@openwork/store-postgres': ['@openwork/session-store', '@openwork/tools-contract'],
   '@openwork/core': [
     '@openwork/tools-contract',
     '@openwork/sandbox',
     '@openwork/fs-backend',
     '@openwork/process-backend',
     '@openwork/builtins',
+    '@openwork/session-store',
   ],
-  openwork: ['@openwork/core', '@openwork/builtins'],
+  '@openwork/ai-sdk': ['@openwork/core', '@openwork/builtins', '@openwork/tools-contract'],
+  openwork: ['@openwork/core', '@openwork/builtins', '@openwork/store-sqlite', '@openwork/store-postgres'],
 };
 
 /** Private shared configuration; any package may use it, as a dev dependency only. */
