@@ -1,8 +1,19 @@
-import mvdanSh from 'mvdan-sh';
+import { createRequire } from 'node:module';
 import type { ShellFile, ShellNode, ShellSyntax } from './shell-syntax-tree.js';
 
-// The ambient declaration types nodes as plain objects; shell-syntax-tree.ts describes their fields.
-const syntax = mvdanSh.syntax as unknown as ShellSyntax;
+let loadedSyntax: ShellSyntax | undefined;
+
+/**
+ * mvdan/sh's GopherJS build is 1.5 MB of JavaScript: evaluating it would cost most of the package's
+ * import time, so it is loaded on the first parse instead of at import. It is CommonJS, so `require`
+ * loads it synchronously and `analyzeCommand` stays synchronous (it runs inside `inspect`, which
+ * `prepare` calls synchronously).
+ */
+function syntax(): ShellSyntax {
+  // The ambient declaration types nodes as plain objects; shell-syntax-tree.ts describes their fields.
+  loadedSyntax ??= (createRequire(import.meta.url)('mvdan-sh') as (typeof import('mvdan-sh'))['default']).syntax as unknown as ShellSyntax;
+  return loadedSyntax;
+}
 
 /** A parsed script, or the parser's message; user input never throws (§3.6). */
 export type ParsedShellScript =
@@ -12,7 +23,7 @@ export type ParsedShellScript =
 /** Parses bash source with mvdan/sh, the same grammar `/bin/bash -c` uses (§7.9). */
 export function parseShellScript(source: string): ParsedShellScript {
   try {
-    const file = syntax.NewParser().Parse(source, 'command');
+    const file = syntax().NewParser().Parse(source, 'command');
     return { ok: true, file, source: Buffer.from(source, 'utf8') };
   } catch (error) {
     return { ok: false, message: describeParseError(error) };
@@ -21,12 +32,12 @@ export function parseShellScript(source: string): ParsedShellScript {
 
 /** The Go type name of a node, e.g. `CallExpr`. */
 export function shellNodeType(node: ShellNode): string {
-  return syntax.NodeType(node);
+  return syntax().NodeType(node);
 }
 
 /** Visits `node` and everything below it, in source order. */
 export function walkShellNodes(node: ShellNode, visit: (node: ShellNode) => boolean): void {
-  syntax.Walk(node, (child) => (child === null ? true : visit(child)));
+  syntax().Walk(node, (child) => (child === null ? true : visit(child)));
 }
 
 /** The source text of a node; offsets are UTF-8 byte offsets. */

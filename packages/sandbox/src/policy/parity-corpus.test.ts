@@ -5,15 +5,14 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SeatbeltEvaluator,
-  buildParityCorpus,
   canonicalizePathSync,
   checkAccess,
   deriveSandboxLayout,
   renderSeatbeltProfile,
   resolveCheckedPathSync,
   seatbeltArguments,
-  type ParityCorpus,
 } from '../index.js';
+import { buildParityCorpus, type ParityCorpus } from '../testing.js';
 
 let temp: string;
 let corpus: ParityCorpus;

@@ -5,18 +5,17 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SeatbeltEvaluator,
-  buildParityCorpus,
   canonicalizePathSync,
   checkAccess,
   deriveSandboxLayout,
   normalizePathText,
   renderSeatbeltProfile,
   withGrants,
-  type ParityCorpus,
   type PathGrant,
   type SandboxMode,
   type SandboxPolicy,
 } from '../index.js';
+import { buildParityCorpus, type ParityCorpus } from '../testing.js';
 
 /** Fixed seed so a failure reproduces; override with FC_SEED=<n> to explore. */
 const seed = Number(process.env.FC_SEED ?? 20_251_129);
