@@ -1,0 +1,56 @@
+// @ts-check
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCommand } from './run-command.mjs';
+
+/** @typedef {'npm' | 'pnpm'} PackageManager */
+
+/** The package managers an adopting team uses; each installs into its own project. */
+export const PACKAGE_MANAGERS = /** @type {const} */ (['npm', 'pnpm']);
+
+/**
+ * A fresh project outside the workspace, as a team adopting our packages would have: an ES module
+ * package with nothing installed. Workspace packages that are not published yet (dependencies of the
+ * package under test) are pointed at their tarballs through the package manager's overrides.
+ */
+export class ConsumerProject {
+  /**
+   * @param {{
+   *   directory: string,
+   *   packageManager: PackageManager,
+   *   tarballOverrides: Readonly<Record<string, string>>,
+   *   env: NodeJS.ProcessEnv,
+   *   storeDirectory?: string,
+   * }} options
+   */
+  constructor({ directory, packageManager, tarballOverrides, env, storeDirectory }) {
+    this.directory = directory;
+    this.packageManager = packageManager;
+    this.env = env;
+    this.storeDirectory = storeDirectory;
+    mkdirSync(directory, { recursive: true });
+    const overrides = Object.fromEntries(Object.entries(tarballOverrides).map(([name, tarball]) => [name, `file:${tarball}`]));
+    /** @type {Record<string, unknown>} */
+    const manifest = { name: 'openwork-consumer', version: '1.0.0', private: true, type: 'module' };
+    if (packageManager === 'npm' && Object.keys(overrides).length > 0) manifest['overrides'] = overrides;
+    writeFileSync(join(directory, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    if (packageManager === 'pnpm') {
+      // pnpm reads overrides from pnpm-workspace.yaml; JSON is valid YAML.
+      writeFileSync(join(directory, 'pnpm-workspace.yaml'), `overrides: ${JSON.stringify(overrides)}\n`);
+    }
+  }
+
+  /**
+   * `npm install …` / `pnpm add …` of `specs` (names, `name@range`, tarball paths), preferring what
+   * the local cache or store already holds so that a warm machine needs no network.
+   * @param {readonly string[]} specs
+   * @param {{ dev: boolean }} options
+   */
+  install(specs, { dev }) {
+    const args =
+      this.packageManager === 'npm'
+        ? ['install', '--no-audit', '--no-fund', '--prefer-offline', ...(dev ? ['--save-dev'] : []), ...specs]
+        : ['add', '--prefer-offline', ...(dev ? ['-D'] : []), ...(this.storeDirectory ? ['--store-dir', this.storeDirectory] : []), ...specs];
+    return runCommand(this.packageManager, args, { cwd: this.directory, env: this.env, timeoutMs: 300_000 });
+  }
+}

@@ -1,0 +1,36 @@
+// @ts-check
+import { describeFailure, runCommand } from './run-command.mjs';
+
+/**
+ * The lowest published version of `name` inside `range`, as the registry answers `npm view`: the
+ * version a stated peer range promises to work with, so the consumer test installs it once.
+ * @param {string} name
+ * @param {string} range
+ * @param {{ cwd: string, env: NodeJS.ProcessEnv }} options
+ * @returns {Promise<string>}
+ */
+export async function lowestSatisfyingVersion(name, range, { cwd, env }) {
+  const view = await runCommand('npm', ['view', `${name}@${range}`, 'version', '--json'], { cwd, env, timeoutMs: 120_000 });
+  if (view.exitCode !== 0) throw new Error(`could not ask the registry for ${name}@${range}: ${describeFailure(view)}`);
+  /** @type {string | string[]} */
+  const answer = JSON.parse(view.stdout);
+  const versions = (Array.isArray(answer) ? answer : [answer]).filter((version) => !version.includes('-'));
+  const lowest = versions.sort(compareVersions)[0];
+  if (lowest === undefined) throw new Error(`no published version of ${name} satisfies ${range}`);
+  return lowest;
+}
+
+/**
+ * Orders `major.minor.patch` release versions numerically.
+ * @param {string} left
+ * @param {string} right
+ */
+export function compareVersions(left, right) {
+  const a = left.split('.').map(Number);
+  const b = right.split('.').map(Number);
+  for (let index = 0; index < 3; index++) {
+    const difference = (a[index] ?? 0) - (b[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
