@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // @ts-check
-// The consumer test (issue 9), for CI and by hand: `pnpm consumer-test [--package NAME]…
-// [--package-manager npm|pnpm] [--import-rounds N] [--keep-projects]`. Needs built packages (`pnpm build`).
+// The consumer test (issue 9), for CI and by hand. Needs built packages (`pnpm consumer-test` builds):
+//   node tooling/scripts/consumer-test.mjs [--package NAME]… [--package-manager npm|pnpm]…
+//     [--import-rounds N] [--keep-projects] [--workspace DIR] [--store-dir DIR]
 // Prints one PASS/FAIL line per check and ends with `consumer test: PASSED|FAILED (N checks passed,
 // N failed)`; exits 1 on any failure. OPENWORK_CONSUMER_REPORT=<file> also writes the result as JSON.
 import { writeFileSync } from 'node:fs';
@@ -10,15 +11,17 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatImportCost, runConsumerTest } from '../src/consumer-test/consumer-test.mjs';
 
-const workspaceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { values } = parseArgs({
   options: {
+    workspace: { type: 'string' },
+    'store-dir': { type: 'string' },
     package: { type: 'string', multiple: true },
     'package-manager': { type: 'string', multiple: true },
     'import-rounds': { type: 'string' },
     'keep-projects': { type: 'boolean' },
   },
 });
+const workspaceRoot = values.workspace ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const packageManagers = /** @type {('npm' | 'pnpm')[] | undefined} */ (values['package-manager']);
 for (const manager of packageManagers ?? []) {
   if (manager !== 'npm' && manager !== 'pnpm') throw new Error(`--package-manager takes npm or pnpm, not ${manager}`);
@@ -31,6 +34,7 @@ const result = await runConsumerTest({
   ...(packageManagers ? { packageManagers } : {}),
   ...(values['import-rounds'] !== undefined ? { importRounds: Number(values['import-rounds']) } : {}),
   keepProjects: values['keep-projects'] === true,
+  ...(values['store-dir'] ? { storeDirectory: values['store-dir'] } : {}),
 });
 if (result.importCosts.length > 0) {
   console.log('\nimport cost of each package installed from its tarball (cold import() against bare `node -e 0`):');
