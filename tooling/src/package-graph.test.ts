@@ -115,11 +115,15 @@ describe('the package graph of architecture.md §1', () => {
     ]);
   });
 
-  it('the tooling package may only be a dev dependency', () => {
+  it('no package names the private tooling package, not even as a dev dependency (the packed manifest keeps those)', () => {
     const violations = findGraphViolations([
       { directory: 'packages/sandbox', manifest: { name: '@openwork/sandbox', dependencies: { '@openwork/tooling': 'workspace:*' } } },
+      { directory: 'packages/fs-backend', manifest: { name: '@openwork/fs-backend', devDependencies: { '@openwork/tooling': 'workspace:*' } } },
     ]);
-    expect(violations[0]?.reason).toMatch(/only be a devDependency/);
+    expect(violations.map((violation) => violation.reason)).toEqual([
+      '@openwork/sandbox names the private @openwork/tooling in dependencies; remove it (the root package.json provides it to every package)',
+      '@openwork/fs-backend names the private @openwork/tooling in devDependencies; remove it (the root package.json provides it to every package)',
+    ]);
   });
 
   it('finds node: and bare built-in imports, static and dynamic', () => {

@@ -33,7 +33,10 @@ export const ALLOWED_WORKSPACE_EDGES: Readonly<Record<string, readonly string[]>
   openwork: ['@openwork/core', '@openwork/builtins', '@openwork/store-sqlite', '@openwork/store-postgres'],
 };
 
-/** Private shared configuration; any package may use it, as a dev dependency only. */
+/**
+ * Private shared configuration. Packages use it through the root package.json, never their own:
+ * pnpm pack keeps devDependencies, so a published manifest would name an unpublished package.
+ */
 export const TOOLING_PACKAGE = '@openwork/tooling';
 
 /** Packages whose source must stay free of Node built-ins (the contract runs anywhere). */
@@ -93,9 +96,11 @@ export function findGraphViolations(
     for (const field of DEPENDENCY_FIELDS) {
       for (const to of Object.keys(entry.manifest[field] ?? {})) {
         if (to === TOOLING_PACKAGE) {
-          if (field !== 'devDependencies') {
-            violations.push({ from, to, reason: `${TOOLING_PACKAGE} may only be a devDependency, found in ${field}` });
-          }
+          violations.push({
+            from,
+            to,
+            reason: `${from} names the private ${TOOLING_PACKAGE} in ${field}; remove it (the root package.json provides it to every package)`,
+          });
           continue;
         }
         if (!names.has(to) && allowed[to] === undefined) continue; // a registry package

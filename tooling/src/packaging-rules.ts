@@ -1,0 +1,102 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The packaging every publishable package follows (issue 9), in one place. Later packages copy a
+ * manifest of the four first ones; `findPackagingProblems` (run by the tests) keeps them honest, and
+ * the consumer test then proves the packed result works for an outside team.
+ */
+
+/**
+ * Node releases that run ES modules and can also `require()` them (require(esm) is on by default
+ * from 20.19 and 22.12): the honest floor of an ESM-only package, the range Vite and the noble
+ * libraries state too. Every README states it verbatim.
+ */
+export const NODE_ENGINE_RANGE = '^20.19.0 || >=22.12.0';
+
+/**
+ * Libraries whose types cross our public API (a user's zod schema goes into `defineTool`): always
+ * peer dependencies, so the user's copy and ours are one, never two copies that TypeScript keeps
+ * apart (TS2322).
+ */
+export const SHARED_PEER_LIBRARIES: readonly string[] = ['zod'];
+
+/** What `files` must publish: the build, the sources the maps point at, the licence, the README. */
+export const PUBLISHED_FILES: readonly string[] = ['dist', 'src', 'LICENSE', 'README.md'];
+
+/** What `files` must keep out of `src`. */
+export const UNPUBLISHED_SOURCES: readonly string[] = ['!src/**/*.test.ts', '!src/**/test-support'];
+
+/** The fields of package.json these rules read. */
+export interface PublishableManifest {
+  readonly name?: string;
+  readonly private?: boolean;
+  readonly license?: string;
+  readonly type?: string;
+  readonly sideEffects?: boolean;
+  readonly keywords?: readonly string[];
+  readonly files?: readonly string[];
+  readonly engines?: { readonly node?: string };
+  readonly publishConfig?: { readonly access?: string };
+  readonly repository?: { readonly directory?: string };
+  readonly exports?: unknown;
+  readonly dependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+  readonly peerDependenciesMeta?: Record<string, { readonly optional?: boolean }>;
+}
+
+/**
+ * Every broken packaging rule of the publishable (non-private) packages among `packages`, as
+ * `<name>: <what to do>`. `root` holds the LICENSE every package carries a copy of.
+ */
+export function findPackagingProblems(
+  root: string,
+  packages: readonly { readonly directory: string; readonly manifest: PublishableManifest }[],
+): string[] {
+  const problems: string[] = [];
+  const licence = existsSync(join(root, 'LICENSE')) ? readFileSync(join(root, 'LICENSE'), 'utf8') : undefined;
+  if (licence === undefined) problems.push('the repository has no LICENSE file at its root');
+  for (const { directory, manifest } of packages) {
+    if (manifest.private === true) continue;
+    const name = manifest.name ?? directory;
+    const problem = (text: string) => problems.push(`${name}: ${text}`);
+
+    if (manifest.license !== 'MIT') problem('set "license": "MIT"');
+    const packageLicence = join(root, directory, 'LICENSE');
+    if (!existsSync(packageLicence)) problem('copy the root LICENSE into the package (npm publishes a LICENSE only from the package folder)');
+    else if (licence !== undefined && readFileSync(packageLicence, 'utf8') !== licence) problem('its LICENSE differs from the root LICENSE; copy it again');
+    if (manifest.type !== 'module') problem('set "type": "module" (ESM-only)');
+    if (manifest.sideEffects !== false) problem('set "sideEffects": false');
+    if (manifest.engines?.node !== NODE_ENGINE_RANGE) problem(`set "engines": { "node": "${NODE_ENGINE_RANGE}" }`);
+    if (manifest.publishConfig?.access !== 'public') problem('set "publishConfig": { "access": "public" }');
+    if (manifest.repository?.directory !== directory) problem(`set "repository.directory" to "${directory}"`);
+    if (!Array.isArray(manifest.keywords) || !manifest.keywords.includes('openwork') || manifest.keywords.length < 3) {
+      problem('add "keywords": "openwork" and at least two words a user would search for');
+    }
+    const files = manifest.files ?? [];
+    for (const entry of [...PUBLISHED_FILES, ...UNPUBLISHED_SOURCES]) {
+      if (!files.includes(entry)) problem(`add "${entry}" to "files"`);
+    }
+    for (const [subpath, target] of Object.entries(exportTargets(manifest.exports))) {
+      if (typeof target !== 'object' || target === null || Object.keys(target)[0] !== 'types') {
+        problem(`exports["${subpath}"] must be an object whose first condition is "types"`);
+      }
+    }
+    for (const library of SHARED_PEER_LIBRARIES) {
+      const used = [manifest.dependencies, manifest.devDependencies, manifest.peerDependencies].some((field) => field?.[library] !== undefined);
+      if (manifest.dependencies?.[library] !== undefined) problem(`move ${library} from "dependencies" to "peerDependencies" (with a stated range) and "devDependencies"`);
+      else if (used && manifest.peerDependencies?.[library] === undefined) problem(`declare ${library} in "peerDependencies" with the range you support`);
+    }
+    if (manifest.dependencies?.['@types/node'] !== undefined) problem('@types/node is for TypeScript users only: make it an optional peer dependency');
+    if (manifest.peerDependencies?.['@types/node'] !== undefined && manifest.peerDependenciesMeta?.['@types/node']?.optional !== true) {
+      problem('mark the @types/node peer optional ("peerDependenciesMeta") so JavaScript users are not made to install it');
+    }
+  }
+  return problems;
+}
+
+function exportTargets(exportsField: unknown): Record<string, unknown> {
+  if (typeof exportsField !== 'object' || exportsField === null) return { '.': exportsField };
+  return Object.fromEntries(Object.entries(exportsField).filter(([subpath]) => subpath !== './package.json'));
+}
