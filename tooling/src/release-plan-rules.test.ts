@@ -1,0 +1,47 @@
+import getReleasePlan from '@changesets/get-release-plan';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readWorkspace } from './package-graph.ts';
+import { findReleasePlanProblems, type PlannedChangeset, type PlannedRelease } from './release-plan-rules.ts';
+
+const workspaceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function publishableOf(root: string) {
+  return readWorkspace(root)
+    .filter((entry) => entry.manifest.private !== true && entry.manifest.name !== undefined)
+    .map((entry) => ({ name: entry.manifest.name ?? '', version: (entry.manifest as { version?: string }).version ?? '' }));
+}
+
+describe('the changesets publish the versions the manifests and notes say (issue 9, point 7)', () => {
+  it('this repository: every unreleased package is first published as 0.1.0 or 1.0.0, and "First release" notes agree', async () => {
+    const plan = await getReleasePlan(workspaceRoot);
+    const publishable = publishableOf(workspaceRoot);
+    expect(findReleasePlanProblems(plan, publishable)).toEqual([]);
+    const firstReleases = plan.releases.filter((release) => release.oldVersion === '0.0.0').map((release) => `${release.name}@${release.newVersion}`);
+    expect(firstReleases).toEqual(expect.arrayContaining(['@openwork/tools-contract@0.1.0', '@openwork/sandbox@0.1.0', '@openwork/fs-backend@0.1.0', '@openwork/process-backend@0.1.0']));
+  });
+
+  const release = (name: string, oldVersion: string, newVersion: string, type = 'minor'): PlannedRelease => ({ name, type, oldVersion, newVersion, changesets: ['a'] });
+  const changeset = (id: string, summary: string, name: string): PlannedChangeset => ({ id, summary, releases: [{ name, type: 'minor' }] });
+
+  it('finds the bug of issue 9: a manifest at 0.1.0 whose "First release" changeset would publish 0.2.0', () => {
+    const plan = { changesets: [changeset('sandbox-initial', 'First release of the sandbox', '@openwork/sandbox')], releases: [release('@openwork/sandbox', '0.1.0', '0.2.0')] };
+    expect(findReleasePlanProblems(plan, [{ name: '@openwork/sandbox', version: '0.1.0' }])).toEqual([
+      '.changeset/sandbox-initial.md calls itself the first release of @openwork/sandbox, but package.json is at 0.1.0, so it would publish 0.2.0; set the version to 0.0.0 (unreleased) or reword the note',
+    ]);
+  });
+
+  it('finds an unreleased package without a changeset, and a first release as a patch', () => {
+    const plan = { changesets: [], releases: [release('@openwork/core', '0.0.0', '0.0.1', 'patch')] };
+    expect(findReleasePlanProblems(plan, [{ name: '@openwork/builtins', version: '0.0.0' }, { name: '@openwork/core', version: '0.0.0' }])).toEqual([
+      '@openwork/builtins has never been released (0.0.0) and no changeset releases it: add one ("First release of …")',
+      '@openwork/core would be first published as 0.0.1; a first release is "minor" (0.1.0) or "major" (1.0.0)',
+    ]);
+  });
+
+  it('accepts later releases of released packages', () => {
+    const plan = { changesets: [changeset('x', 'Faster reads', '@openwork/fs-backend')], releases: [release('@openwork/fs-backend', '0.1.0', '0.2.0')] };
+    expect(findReleasePlanProblems(plan, [{ name: '@openwork/fs-backend', version: '0.1.0' }])).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+/** One release of `changeset version`'s plan (the fields of @changesets/types' `ComprehensiveRelease` read here). */
+export interface PlannedRelease {
+  readonly name: string;
+  readonly type: string;
+  readonly oldVersion: string;
+  readonly newVersion: string;
+  readonly changesets: readonly string[];
+}
+
+/** One changeset (`.changeset/<id>.md`). */
+export interface PlannedChangeset {
+  readonly id: string;
+  readonly summary: string;
+  readonly releases: readonly { readonly name: string; readonly type: string }[];
+}
+
+/** A changeset that introduces a package starts its note with these words. */
+export const FIRST_RELEASE_NOTE = 'First release';
+
+/**
+ * Where the release plan would publish something other than what the manifests and the notes say
+ * (issue 9, point 7: manifests at 0.1.0 plus "minor" changesets would have published 0.2.0 as the
+ * "First release"). An unreleased package sits at version 0.0.0 and its changesets make it 0.1.0
+ * (minor) or 1.0.0 (major); a "First release" note belongs to such a package only.
+ * `publishable` are the names and manifest versions of the public workspace packages.
+ */
+export function findReleasePlanProblems(
+  plan: { readonly changesets: readonly PlannedChangeset[]; readonly releases: readonly PlannedRelease[] },
+  publishable: readonly { readonly name: string; readonly version: string }[],
+): string[] {
+  const problems: string[] = [];
+  const releases = new Map(plan.releases.map((release) => [release.name, release]));
+  for (const { name, version } of publishable) {
+    const release = releases.get(name);
+    if (version !== '0.0.0') continue;
+    if (release === undefined) {
+      problems.push(`${name} has never been released (0.0.0) and no changeset releases it: add one ("${FIRST_RELEASE_NOTE} of …")`);
+    } else if (release.newVersion !== '0.1.0' && release.newVersion !== '1.0.0') {
+      problems.push(`${name} would be first published as ${release.newVersion}; a first release is "minor" (0.1.0) or "major" (1.0.0)`);
+    }
+  }
+  for (const changeset of plan.changesets) {
+    if (!changeset.summary.trimStart().startsWith(FIRST_RELEASE_NOTE)) continue;
+    for (const { name } of changeset.releases) {
+      const release = releases.get(name);
+      if (release !== undefined && release.oldVersion !== '0.0.0') {
+        problems.push(
+          `.changeset/${changeset.id}.md calls itself the first release of ${name}, but package.json is at ${release.oldVersion}, so it would publish ${release.newVersion}; set the version to 0.0.0 (unreleased) or reword the note`,
+        );
+      }
+    }
+  }
+  return problems;
+}
