@@ -206,12 +206,13 @@ async function forEachConcurrently(items, limit, work) {
 }
 
 /**
- * `+123 ms over bare node (bare 110 ms, import 233 ms; medians of 7 paired rounds)`
+ * `+123 ms over bare node (bare 110 ms, import 233 ms; CPU +98 ms; medians of 7 paired rounds)`
  * @param {ImportCost} cost
  */
 export function formatImportCost(cost) {
-  const ms = (/** @type {number} */ value) => `${Math.round(value)} ms`;
-  return `${cost.extraMs >= 0 ? '+' : ''}${ms(cost.extraMs)} over bare node (bare ${ms(cost.bareMs)}, import ${ms(cost.importMs)}; medians of ${cost.rounds} paired rounds)`;
+  const ms = (/** @type {number} */ value) => `${value >= 0 ? '' : '-'}${Math.abs(Math.round(value))} ms`;
+  const signed = (/** @type {number} */ value) => `${value >= 0 ? '+' : ''}${ms(value)}`;
+  return `${signed(cost.extraMs)} over bare node (bare ${ms(cost.bareMs)}, import ${ms(cost.importMs)}; CPU ${signed(cost.extraCpuMs)}; medians of ${cost.rounds} paired rounds)`;
 }
 
 /**

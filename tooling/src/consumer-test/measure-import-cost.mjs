@@ -8,6 +8,8 @@ import { spawnSync } from 'node:child_process';
  * @property {number} bareMs median wall time of `node -e 0`
  * @property {number} importMs median wall time of a cold `await import(specifier)`
  * @property {number} extraMs median of the per-round differences: what the import adds to start-up
+ * @property {number} extraCpuMs the same for CPU time (user + system of the whole process), which a
+ *   busy machine inflates far less than wall time
  */
 
 /**
@@ -19,22 +21,26 @@ import { spawnSync } from 'node:child_process';
  * @returns {ImportCost}
  */
 export function measureImportCost({ specifier, cwd, rounds = 11 }) {
-  const bare = ['-e', '0'];
-  const importing = ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)});`];
+  // Both print their own CPU time at the end; that costs microseconds and is the same on both sides.
+  const reportCpu = 'const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000));';
+  const bare = ['-e', reportCpu];
+  const importing = ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)}); ${reportCpu}`];
   timeNode(bare, cwd);
   timeNode(importing, cwd);
   /** @type {number[]} */ const bareTimes = [];
   /** @type {number[]} */ const importTimes = [];
   /** @type {number[]} */ const differences = [];
+  /** @type {number[]} */ const cpuDifferences = [];
   for (let round = 0; round < rounds; round++) {
     const first = round % 2 === 0 ? bare : importing;
     const second = first === bare ? importing : bare;
-    const firstMs = timeNode(first, cwd);
-    const secondMs = timeNode(second, cwd);
-    const [bareMs, importMs] = first === bare ? [firstMs, secondMs] : [secondMs, firstMs];
-    bareTimes.push(bareMs);
-    importTimes.push(importMs);
-    differences.push(importMs - bareMs);
+    const firstRun = timeNode(first, cwd);
+    const secondRun = timeNode(second, cwd);
+    const [bareRun, importRun] = first === bare ? [firstRun, secondRun] : [secondRun, firstRun];
+    bareTimes.push(bareRun.wallMs);
+    importTimes.push(importRun.wallMs);
+    differences.push(importRun.wallMs - bareRun.wallMs);
+    cpuDifferences.push(importRun.cpuMs - bareRun.cpuMs);
   }
   return {
     specifier,
@@ -42,22 +48,26 @@ export function measureImportCost({ specifier, cwd, rounds = 11 }) {
     bareMs: median(bareTimes),
     importMs: median(importTimes),
     extraMs: median(differences),
+    extraCpuMs: median(cpuDifferences),
   };
 }
 
 /**
- * Wall time of one `node` run, in milliseconds; throws when it fails (a broken import is no figure).
+ * Wall time of one `node` run and the CPU time it reported, in milliseconds; throws when it fails
+ * (a broken import is no figure).
  * @param {string[]} args
  * @param {string} cwd
+ * @returns {{ wallMs: number, cpuMs: number }}
  */
 function timeNode(args, cwd) {
   const started = process.hrtime.bigint();
   const run = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
-  const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
-  if (run.status !== 0) {
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const cpuMs = Number(run.stdout);
+  if (run.status !== 0 || !Number.isFinite(cpuMs)) {
     throw new Error(`node ${args.join(' ')} failed in ${cwd} (exit ${run.status}): ${run.stderr.trim()}`);
   }
-  return elapsed;
+  return { wallMs, cpuMs };
 }
 
 /** @param {number[]} values */

@@ -23,7 +23,7 @@ export function fixtureReadme(name: string, examples: readonly string[]): string
   ].join('\n');
 }
 
-export const GREETING_EXAMPLES = [
+export const GREETING_EXAMPLES: readonly [string, string] = [
   [
     '```js',
     "import { greet } from '@fixture/greeting';",
