@@ -63,7 +63,8 @@ import { readWorkspacePackages } from './workspace-packages.mjs';
  * - an import of every public export of every entry point type-checks under `nodenext` and
  *   `bundler` (strict, no skipLibCheck), together with the README's TypeScript examples;
  * - every `js`/`ts` example of the README runs, extracted from the README itself;
- * - every entry point loads through `require()` (Node's require(esm)).
+ * - every entry point loads through `require()` (Node's require(esm));
+ * - every command the package installs (`bin`) answers `--help` (apps ship commands, not imports).
  * npm installs each peer at the lowest version of its stated range, pnpm at what the README says,
  * so both ends of a peer range are exercised. Nothing is hard-coded per package: a new package
  * passes by following the same packaging rules (root README, "Packaging").
@@ -181,11 +182,17 @@ async function checkPackage(target, { workDirectory, tarballs, privateNames, pac
     const installed = await installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory });
     add({ packageName, name: `install as the README says (${installed.commands.join('; ')})`, ok: installed.problem === undefined, detail: installed.problem });
     if (installed.problem !== undefined) continue;
-    checkTypes({ projectDirectory, manifest, contract, packageName }).forEach(add);
+    if (hasLibraryEntryPoint(manifest)) checkTypes({ projectDirectory, manifest, contract, packageName }).forEach(add);
     (await runExamples({ projectDirectory, contract, packageName, env })).forEach(add);
-    const required = await requireEntryPoints({ projectDirectory, manifest, env });
-    add({ packageName, name: 'require() of every entry point from CommonJS', ok: required === undefined, detail: required });
-    installedIn ??= projectDirectory;
+    if (hasLibraryEntryPoint(manifest)) {
+      const required = await requireEntryPoints({ projectDirectory, manifest, env });
+      add({ packageName, name: 'require() of every entry point from CommonJS', ok: required === undefined, detail: required });
+      installedIn ??= projectDirectory;
+    }
+    for (const bin of binNames(manifest)) {
+      const help = await runCommand(join(projectDirectory, 'node_modules', '.bin', bin), ['--help'], { cwd: projectDirectory, env: { ...env, HOME: join(projectDirectory, 'home') }, timeoutMs: 60_000 });
+      add({ packageName, name: `the installed command \`${bin} --help\` runs`, ok: help.exitCode === 0, detail: help.exitCode === 0 ? undefined : describeFailure(help) });
+    }
   }
   return installedIn === undefined ? { checks } : { checks, installedIn };
 }
@@ -256,7 +263,7 @@ export function checkReadmePromises(readme, contract, manifest) {
   const nodeRange = manifest.engines?.node;
   if (typeof nodeRange !== 'string') problems.push('package.json has no engines.node');
   else if (!readme.includes(nodeRange)) problems.push(`the README does not state the Node range of engines.node (${nodeRange})`);
-  if (contract.examples.length === 0) problems.push('the README has no js/ts example');
+  if (contract.examples.length === 0 && hasLibraryEntryPoint(manifest)) problems.push('the README has no js/ts example');
   return problems;
 }
 
@@ -364,6 +371,24 @@ async function requireEntryPoints({ projectDirectory, manifest, env }) {
   writeFileSync(file, specifiers.map((specifier) => `if (Object.keys(require(${JSON.stringify(specifier)})).length === 0) throw new Error(${JSON.stringify(`${specifier} exports nothing`)});\n`).join(''));
   const outcome = await runCommand(process.execPath, [file], { cwd: projectDirectory, env, timeoutMs: 60_000 });
   return outcome.exitCode === 0 && !outcome.stderr.includes('Warning') ? undefined : describeFailure(outcome);
+}
+
+/**
+ * Whether the package can be imported (an app may only ship commands).
+ * @param {Record<string, any>} manifest
+ */
+function hasLibraryEntryPoint(manifest) {
+  return manifest.exports !== undefined || manifest.main !== undefined;
+}
+
+/**
+ * The commands a package installs (`bin`).
+ * @param {Record<string, any>} manifest
+ * @returns {string[]}
+ */
+export function binNames(manifest) {
+  if (typeof manifest.bin === 'string') return [String(manifest.name).replace(/^@[^/]+\//, '')];
+  return typeof manifest.bin === 'object' && manifest.bin !== null ? Object.keys(manifest.bin) : [];
 }
 
 /**

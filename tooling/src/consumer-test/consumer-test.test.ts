@@ -65,6 +65,10 @@ describe('the consumer test (issue 9)', () => {
     ]);
     // farewell depends on greeting through workspace:^, unpublished: both managers took it from its tarball.
     expect(result.checks.filter((check) => check.packageName === '@fixture/farewell' && check.name.includes('README example'))).toHaveLength(2);
+    expect(result.checks.filter((check) => check.name.endsWith('`farewell --help` runs')).map((check) => check.name)).toEqual([
+      'npm · the installed command `farewell --help` runs',
+      'pnpm · the installed command `farewell --help` runs',
+    ]);
     expect(lines.filter((line) => line.startsWith('FAIL'))).toEqual([]);
   }, 5 * MINUTES);
 

@@ -1,15 +1,36 @@
 // @ts-check
 import { describeFailure, runCommand } from './run-command.mjs';
 
+/** @type {Map<string, Promise<string>>} */
+const answers = new Map();
+
 /**
  * The lowest published version of `name` inside `range`, as the registry answers `npm view`: the
- * version a stated peer range promises to work with, so the consumer test installs it once.
+ * version a stated peer range promises to work with, so the consumer test installs it once. The
+ * registry is asked once per name and range in a process.
  * @param {string} name
  * @param {string} range
  * @param {{ cwd: string, env: NodeJS.ProcessEnv }} options
  * @returns {Promise<string>}
  */
-export async function lowestSatisfyingVersion(name, range, { cwd, env }) {
+export function lowestSatisfyingVersion(name, range, options) {
+  const key = `${name}@${range}`;
+  let answer = answers.get(key);
+  if (answer === undefined) {
+    answer = askRegistry(name, range, options);
+    answers.set(key, answer);
+    answer.catch(() => answers.delete(key));
+  }
+  return answer;
+}
+
+/**
+ * @param {string} name
+ * @param {string} range
+ * @param {{ cwd: string, env: NodeJS.ProcessEnv }} options
+ * @returns {Promise<string>}
+ */
+async function askRegistry(name, range, { cwd, env }) {
   const view = await runCommand('npm', ['view', `${name}@${range}`, 'version', '--json'], { cwd, env, timeoutMs: 120_000 });
   if (view.exitCode !== 0) throw new Error(`could not ask the registry for ${name}@${range}: ${describeFailure(view)}`);
   /** @type {string | string[]} */

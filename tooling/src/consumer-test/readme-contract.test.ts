@@ -31,6 +31,7 @@ const README = [
 
 const MANIFEST = {
   name: '@openwork/sandbox',
+  exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
   engines: { node: '^20.19.0 || >=22.12.0' },
   peerDependencies: { zod: '^4.0.0', '@types/node': '^20.19.0 || >=22.12.0' },
   peerDependenciesMeta: { '@types/node': { optional: true } },
@@ -73,6 +74,11 @@ describe('what the consumer test reads from a README', () => {
       'the README does not state the Node range of engines.node (^20.19.0 || >=22.12.0)',
       'the README has no js/ts example',
     ]);
+  });
+
+  it('asks no js/ts example of an app that only installs commands', () => {
+    const app = '# openwork\n\n```sh\nnpm install openwork\n```\n\nESM-only, Node `^20.19.0 || >=22.12.0`.\n';
+    expect(checkReadmePromises(app, readReadmeContract(app), { name: 'openwork', bin: { openwork: './dist/cli.js' }, engines: MANIFEST.engines })).toEqual([]);
   });
 
   it('wants a required peer in a runtime install line, not only among dev installs', () => {

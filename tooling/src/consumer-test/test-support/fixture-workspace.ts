@@ -52,7 +52,7 @@ const LICENSE = 'MIT License\n\nCopyright (c) 2026 fixture\n';
 /**
  * A small pnpm workspace shaped like ours, built in a temp directory: `@fixture/greeting`,
  * `@fixture/farewell` (which depends on greeting through `workspace:^`, as builtins will on
- * sandbox) and a private `@fixture/tooling`. Built JavaScript and declarations are written by hand,
+ * sandbox) and installs a `farewell` command, and a private `@fixture/tooling`. Built JavaScript and declarations are written by hand,
  * so no build and no registry is needed. `greetingReadme` replaces greeting's README. The workspace
  * is installed (offline: nothing to download) so that pnpm can pack the `workspace:^` range.
  */
@@ -79,8 +79,10 @@ export async function createFixtureWorkspace(options: {
   await writePackage(
     root,
     'farewell',
-    manifest('@fixture/farewell', { '@fixture/greeting': 'workspace:^' }),
+    { ...manifest('@fixture/farewell', { '@fixture/greeting': 'workspace:^' }), bin: { farewell: './dist/cli.js' } },
     {
+      'dist/cli.js':
+        "#!/usr/bin/env node\nimport { farewell } from './index.js';\nconsole.log(process.argv[2] === '--help' ? 'usage: farewell NAME' : farewell(process.argv[2] ?? 'you'));\n",
       'dist/index.js': "import { greet } from '@fixture/greeting';\n/** @param {string} name */\nexport function farewell(name) {\n  return `${greet(name)} Goodbye.`;\n}\n",
       'dist/index.d.ts': "import type { Greeting } from '@fixture/greeting';\nexport declare function farewell(name: string): `${Greeting} Goodbye.`;\n",
       'README.md': fixtureReadme('@fixture/farewell', [FAREWELL_EXAMPLE]),
