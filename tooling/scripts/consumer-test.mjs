@@ -9,7 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { formatImportCost, runConsumerTest } from '../src/consumer-test/consumer-test.mjs';
+import { runConsumerTest } from '../src/consumer-test/consumer-test.mjs';
+import { formatImportCost } from '../src/consumer-test/measure-import-cost.mjs';
 
 const { values } = parseArgs({
   options: {

@@ -9,8 +9,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { formatImportCost } from '../src/consumer-test/consumer-test.mjs';
-import { measureImportCost } from '../src/consumer-test/measure-import-cost.mjs';
+import { formatImportCost, measureImportCost } from '../src/consumer-test/measure-import-cost.mjs';
 import { readWorkspacePackages } from '../src/consumer-test/workspace-packages.mjs';
 
 const workspaceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -5,8 +5,9 @@ import { isAbsolute, join, relative } from 'node:path';
 import { ConsumerProject, PACKAGE_MANAGERS } from './consumer-project.mjs';
 import { inspectTarball } from './inspect-tarball.mjs';
 import { lowestSatisfyingVersion } from './lowest-satisfying-version.mjs';
+import { binNames, entryPointSpecifiers, hasLibraryEntryPoint } from './entry-points.mjs';
 import { measureImportCost } from './measure-import-cost.mjs';
-import { readReadmeContract, specName } from './readme-contract.mjs';
+import { checkReadmePromises, readReadmeContract, specName } from './readme-contract.mjs';
 import { describeFailure, runCommand } from './run-command.mjs';
 import {
   RESOLUTION_MODES,
@@ -213,16 +214,6 @@ async function forEachConcurrently(items, limit, work) {
 }
 
 /**
- * `+123 ms over bare node (bare 110 ms, import 233 ms; CPU +98 ms; medians of 7 paired rounds)`
- * @param {ImportCost} cost
- */
-export function formatImportCost(cost) {
-  const ms = (/** @type {number} */ value) => `${value >= 0 ? '' : '-'}${Math.abs(Math.round(value))} ms`;
-  const signed = (/** @type {number} */ value) => `${value >= 0 ? '+' : ''}${ms(value)}`;
-  return `${signed(cost.extraMs)} over bare node (bare ${ms(cost.bareMs)}, import ${ms(cost.importMs)}; CPU ${signed(cost.extraCpuMs)}; medians of ${cost.rounds} paired rounds)`;
-}
-
-/**
  * Packs one package with pnpm (which rewrites `workspace:` ranges) into an empty folder.
  * @param {WorkspacePackage} entry
  * @param {string} destination
@@ -235,36 +226,6 @@ async function packPackage(entry, destination, env) {
   const tarball = readdirSync(destination).find((name) => name.endsWith('.tgz'));
   if (pack.exitCode !== 0 || tarball === undefined) return { problem: describeFailure(pack) };
   return join(destination, tarball);
-}
-
-/**
- * What the README must tell a user before they can adopt the package.
- * @param {string} readme
- * @param {ReadmeContract} contract
- * @param {Record<string, any>} manifest the packed package.json
- * @returns {string[]}
- */
-export function checkReadmePromises(readme, contract, manifest) {
-  /** @type {string[]} */ const problems = [];
-  const installed = new Set(contract.installCommands.flatMap((command) => command.specs.map(specName)));
-  const installedForRuntime = new Set(contract.installCommands.filter((command) => !command.dev).flatMap((command) => command.specs.map(specName)));
-  if (!installedForRuntime.has(manifest.name)) {
-    problems.push(`no \`npm install ${manifest.name} …\` line in a sh block: say how to install the package (with its peers)`);
-  }
-  const optional = manifest.peerDependenciesMeta ?? {};
-  for (const [peer, range] of Object.entries(manifest.peerDependencies ?? {})) {
-    if (optional[peer]?.optional === true) {
-      if (!installed.has(peer)) problems.push(`the optional peer ${peer} (${range}) is in no install line; say who needs it (e.g. \`npm install -D ${peer}\` for TypeScript users)`);
-    } else if (!installedForRuntime.has(peer)) {
-      problems.push(`the peer dependency ${peer} (${range}) is missing from the install line; without it a pnpm project cannot import it`);
-    }
-  }
-  if (!readme.includes('ESM-only')) problems.push('the README does not say that the package is ESM-only');
-  const nodeRange = manifest.engines?.node;
-  if (typeof nodeRange !== 'string') problems.push('package.json has no engines.node');
-  else if (!readme.includes(nodeRange)) problems.push(`the README does not state the Node range of engines.node (${nodeRange})`);
-  if (contract.examples.length === 0 && hasLibraryEntryPoint(manifest)) problems.push('the README has no js/ts example');
-  return problems;
 }
 
 /**
@@ -371,38 +332,6 @@ async function requireEntryPoints({ projectDirectory, manifest, env }) {
   writeFileSync(file, specifiers.map((specifier) => `if (Object.keys(require(${JSON.stringify(specifier)})).length === 0) throw new Error(${JSON.stringify(`${specifier} exports nothing`)});\n`).join(''));
   const outcome = await runCommand(process.execPath, [file], { cwd: projectDirectory, env, timeoutMs: 60_000 });
   return outcome.exitCode === 0 && !outcome.stderr.includes('Warning') ? undefined : describeFailure(outcome);
-}
-
-/**
- * Whether the package can be imported (an app may only ship commands).
- * @param {Record<string, any>} manifest
- */
-function hasLibraryEntryPoint(manifest) {
-  return manifest.exports !== undefined || manifest.main !== undefined;
-}
-
-/**
- * The commands a package installs (`bin`).
- * @param {Record<string, any>} manifest
- * @returns {string[]}
- */
-export function binNames(manifest) {
-  if (typeof manifest.bin === 'string') return [String(manifest.name).replace(/^@[^/]+\//, '')];
-  return typeof manifest.bin === 'object' && manifest.bin !== null ? Object.keys(manifest.bin) : [];
-}
-
-/**
- * `@openwork/sandbox`, `@openwork/sandbox/testing`, …: every subpath of `exports` but package.json.
- * @param {Record<string, any>} manifest
- */
-export function entryPointSpecifiers(manifest) {
-  const exportsField = manifest.exports;
-  if (typeof exportsField === 'string' || exportsField === undefined) return [manifest.name];
-  const keys = Object.keys(exportsField);
-  if (!keys.every((key) => key.startsWith('.'))) return [manifest.name]; // conditions only
-  return keys
-    .filter((key) => key !== './package.json' && !key.includes('*'))
-    .map((key) => (key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`));
 }
 
 /** @param {string} name */

@@ -53,6 +53,16 @@ export function measureImportCost({ specifier, cwd, rounds = 11 }) {
 }
 
 /**
+ * `+123 ms over bare node (bare 110 ms, import 233 ms; CPU +98 ms; medians of 7 paired rounds)`
+ * @param {ImportCost} cost
+ */
+export function formatImportCost(cost) {
+  const ms = (/** @type {number} */ value) => `${value >= 0 ? '' : '-'}${Math.abs(Math.round(value))} ms`;
+  const signed = (/** @type {number} */ value) => `${value >= 0 ? '+' : ''}${ms(value)}`;
+  return `${signed(cost.extraMs)} over bare node (bare ${ms(cost.bareMs)}, import ${ms(cost.importMs)}; CPU ${signed(cost.extraCpuMs)}; medians of ${cost.rounds} paired rounds)`;
+}
+
+/**
  * Wall time of one `node` run and the CPU time it reported, in milliseconds; throws when it fails
  * (a broken import is no figure).
  * @param {string[]} args

@@ -1,4 +1,5 @@
 // @ts-check
+import { hasLibraryEntryPoint } from './entry-points.mjs';
 
 /**
  * @typedef {object} InstallCommand
@@ -75,4 +76,34 @@ export function readReadmeContract(text) {
 export function specName(spec) {
   const at = spec.indexOf('@', 1);
   return at === -1 ? spec : spec.slice(0, at);
+}
+
+/**
+ * What the README must tell a user before they can adopt the package.
+ * @param {string} readme
+ * @param {ReadmeContract} contract
+ * @param {Record<string, any>} manifest the packed package.json
+ * @returns {string[]}
+ */
+export function checkReadmePromises(readme, contract, manifest) {
+  /** @type {string[]} */ const problems = [];
+  const installed = new Set(contract.installCommands.flatMap((command) => command.specs.map(specName)));
+  const installedForRuntime = new Set(contract.installCommands.filter((command) => !command.dev).flatMap((command) => command.specs.map(specName)));
+  if (!installedForRuntime.has(manifest.name)) {
+    problems.push(`no \`npm install ${manifest.name} …\` line in a sh block: say how to install the package (with its peers)`);
+  }
+  const optional = manifest.peerDependenciesMeta ?? {};
+  for (const [peer, range] of Object.entries(manifest.peerDependencies ?? {})) {
+    if (optional[peer]?.optional === true) {
+      if (!installed.has(peer)) problems.push(`the optional peer ${peer} (${range}) is in no install line; say who needs it (e.g. \`npm install -D ${peer}\` for TypeScript users)`);
+    } else if (!installedForRuntime.has(peer)) {
+      problems.push(`the peer dependency ${peer} (${range}) is missing from the install line; without it a pnpm project cannot import it`);
+    }
+  }
+  if (!readme.includes('ESM-only')) problems.push('the README does not say that the package is ESM-only');
+  const nodeRange = manifest.engines?.node;
+  if (typeof nodeRange !== 'string') problems.push('package.json has no engines.node');
+  else if (!readme.includes(nodeRange)) problems.push(`the README does not state the Node range of engines.node (${nodeRange})`);
+  if (contract.examples.length === 0 && hasLibraryEntryPoint(manifest)) problems.push('the README has no js/ts example');
+  return problems;
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkReadmePromises } from './consumer-test.mjs';
-import { readReadmeContract, specName } from './readme-contract.mjs';
+import { checkReadmePromises, readReadmeContract, specName } from './readme-contract.mjs';
 
 const README = [
   '# @openwork/sandbox', // 1
