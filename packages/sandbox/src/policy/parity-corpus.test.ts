@@ -14,6 +14,7 @@ import {
   seatbeltArguments,
   type ParityCorpus,
 } from '../index.js';
+import { seatbeltAllowsWrite } from '../seatbelt/test-support/seatbelt-allows-write.js';
 
 let temp: string;
 let corpus: ParityCorpus;
@@ -53,7 +54,7 @@ describe('parity (architecture §3.4)', () => {
             const read = checkAccess(policy, entry.canonical, 'read', actor).allowed;
             expect(read, `read ${label}`).toBe(evaluator.decide('file-read*', entry.canonical) === 'allow');
             const write = checkAccess(policy, entry.canonical, 'write', actor).allowed;
-            const kernelWrite = evaluator.decide('file-write*', entry.canonical) === 'allow';
+            const kernelWrite = seatbeltAllowsWrite(evaluator, entry.canonical);
             // The one intended difference: device files are writable for processes only.
             const expected = actor === 'file-tool' && entry.device && mode !== 'full-access' ? false : kernelWrite;
             expect(write, `write ${label}`).toBe(expected);
