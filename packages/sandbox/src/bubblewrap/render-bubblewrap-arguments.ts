@@ -164,13 +164,19 @@ export function renderBubblewrapArguments(
   /** Pinned host paths (bound onto themselves), and the missing directories among them. */
   const pins = new Set<string>();
   const directoryMountPoints: string[] = [];
-  /** Pin every directory between the writable mount that holds `target` and `target` itself. */
+  /**
+   * Pin every directory between the outermost writable mount that holds `target` and `target`
+   * itself. Outermost, not nearest: with a workspace inside a temp root, `mv /tmp/x /tmp/y`
+   * otherwise carried the workspace mount and its protected mounts away (a directory that only
+   * contains a mount point can be renamed). Writable mounts on the way are mount points already.
+   */
   const pinAncestors = (target: string, missingChain: readonly string[]): void => {
     const container = writableMounts
       .filter((mount) => mount.scope === 'subtree' && mount.path !== target && isInsideScopedPath(target, mount))
-      .sort((a, b) => depth(b.path) - depth(a.path))[0];
+      .sort((a, b) => depth(a.path) - depth(b.path))[0];
     if (container === undefined) return;
     for (let ancestor = parentOf(target); ancestor !== container.path && ancestor !== '/'; ancestor = parentOf(ancestor)) {
+      if (writableMounts.some((mount) => mount.path === ancestor)) continue;
       pins.add(ancestor);
       if (missingChain.includes(ancestor)) directoryMountPoints.push(ancestor);
     }
