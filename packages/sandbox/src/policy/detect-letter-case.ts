@@ -2,48 +2,54 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LetterCase } from './sandbox-policy.js';
 
-/** How many directory entries to look at for one with letters before giving up on that directory. */
-const entriesToTry = 64;
+/** Directories with more entries than this are judged by their own name only (no full listing). */
+const entriesToList = 4096;
 
 function swapLetterCase(name: string): string {
   return name.replace(/[A-Za-z]/g, (letter) => (letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase()));
 }
 
-/** Same node under both spellings: the directory that holds `name` folds letter case. */
-function foldsCase(directory: string, name: string): boolean | undefined {
-  const swapped = swapLetterCase(name);
-  if (swapped === name) return undefined;
+function exists(file: string): boolean {
   try {
-    const original = fs.lstatSync(path.join(directory, name), { bigint: true });
-    const other = fs.lstatSync(path.join(directory, swapped), { bigint: true });
-    return original.ino === other.ino && original.dev === other.dev;
+    fs.lstatSync(file);
+    return true;
   } catch {
     return false;
   }
 }
 
 /**
- * Whether `directory` looks names up without regard to letter case: an entry of it (else its own
- * name in its parent) is found under the opposite spelling as the same node. An entry is asked
- * first because a volume's mount point belongs to the parent's file system. Undecidable (missing,
- * unreadable, no letters anywhere) counts as case-sensitive.
+ * Whether `directory` looks names up without regard to letter case: one of its entries is found
+ * under the opposite spelling although no entry is spelled so. (Comparing inode numbers is not
+ * enough: FUSE file systems such as exFAT give each spelling its own node.) An entry is asked
+ * first because a volume's mount point belongs to the parent's file system; a directory with no
+ * usable entry is judged by its own name in its parent. Undecidable counts as case-sensitive.
  */
 export function isCaseInsensitiveDirectory(directory: string): boolean {
-  let handle: fs.Dir | undefined;
+  let names: string[] = [];
   try {
-    handle = fs.opendirSync(directory);
-    for (let index = 0; index < entriesToTry; index += 1) {
-      const entry = handle.readSync();
-      if (entry === null) break;
-      const answer = foldsCase(directory, entry.name);
-      if (answer !== undefined) return answer;
-    }
+    const listing = fs.readdirSync(directory);
+    if (listing.length <= entriesToList) names = listing;
   } catch {
-    // fall back to the directory's own name
-  } finally {
-    handle?.closeSync();
+    names = [];
   }
-  return foldsCase(path.dirname(directory), path.basename(directory)) ?? false;
+  const present = new Set(names);
+  for (const name of names) {
+    const swapped = swapLetterCase(name);
+    if (swapped === name || present.has(swapped)) continue;
+    return exists(path.join(directory, swapped));
+  }
+  const parent = path.dirname(directory);
+  const own = path.basename(directory);
+  const swapped = swapLetterCase(own);
+  if (swapped === own || parent === directory) return false;
+  let siblings: string[];
+  try {
+    siblings = fs.readdirSync(parent);
+  } catch {
+    return false;
+  }
+  return !siblings.includes(swapped) && exists(path.join(parent, swapped));
 }
 
 /**
