@@ -1,6 +1,7 @@
-export { createFileChange, type CreateFileChangeInput } from './create-file-change.js';
+export { createFileChange, type FileChangeInput } from './create-file-change.js';
 export { DIFF_CONTEXT_LINES, MYERS_TRACE_LIMIT, diffFileContents, type DiffAlgorithm, type FileContentDiff } from './diff-file-contents.js';
-export { FILE_CHANGE_ARTIFACT_KIND, type FileChangeArtifact, type FileChangeKind } from './file-change-artifact.js';
+export { FILE_CHANGE_ARTIFACT_KIND, type FileChangeArtifact } from './file-change-artifact.js';
+export type { FileChange, FileChangeKind } from './file-change.js';
 export type { FileChangeEngineOptions } from './file-change-engine-options.js';
 export { NO_NEWLINE_AT_END_OF_FILE, type FileChangeHunk } from './file-change-hunk.js';
 export type {

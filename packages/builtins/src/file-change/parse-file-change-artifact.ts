@@ -16,14 +16,13 @@ const fileChangeHunkSchema = z.object({
  * The shape of a stored `file_change` artifact (§8.4). Unknown extra fields are kept, so a newer
  * writer's fields survive an older reader.
  */
-const fileChangeArtifactSchema = z
+const fileChangeSchema = z
   .looseObject({
-    kind: z.literal(FILE_CHANGE_ARTIFACT_KIND),
     changeId: z.string().min(1),
     path: z.string(),
     realPath: z.string().startsWith('/'),
     displayPath: z.string(),
-    changeKind: z.enum(['created', 'modified']),
+    kind: z.enum(['created', 'modified']),
     additions: lineCount,
     deletions: lineCount,
     hunks: z.array(fileChangeHunkSchema),
@@ -34,16 +33,21 @@ const fileChangeArtifactSchema = z
     mode: z.number().int().min(0).max(0o7777).optional(),
     undone: z.boolean(),
   })
-  .superRefine((artifact, context) => {
-    const created = artifact.changeKind === 'created';
-    if (created !== (artifact.beforeHash === null) || created !== (artifact.beforeContent === null)) {
+  .superRefine((change, context) => {
+    const created = change.kind === 'created';
+    if (created !== (change.beforeHash === null) || created !== (change.beforeContent === null)) {
       context.addIssue({
         code: 'custom',
-        message: 'beforeHash and beforeContent are null exactly when changeKind is "created"',
-        path: ['changeKind'],
+        message: 'beforeHash and beforeContent are null exactly when kind is "created"',
+        path: ['kind'],
       });
     }
   });
+
+const fileChangeArtifactSchema = z.looseObject({
+  kind: z.literal(FILE_CHANGE_ARTIFACT_KIND),
+  change: fileChangeSchema,
+});
 
 /** Outcome of {@link parseFileChangeArtifact}. */
 export type FileChangeArtifactParse =

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { normalizePathText } from '@openwork/sandbox';
 import { FILE_CHANGE_ARTIFACT_KIND, type FileChangeArtifact } from './file-change-artifact.js';
+import type { FileChange } from './file-change.js';
 import type { FileChangeInvalidRequest, FileChangeOperation } from './file-change-outcome.js';
 import type { FileChangeStep } from './file-change-step.js';
 import { MAX_FILE_CHANGE_BYTES } from './max-file-change-bytes.js';
@@ -33,29 +34,29 @@ function sha256Hex(content: string): string {
 }
 
 /** Why the engine cannot act on this (well-shaped) artifact, or `undefined`. */
-function unusableBecause(artifact: FileChangeArtifact, operation: FileChangeOperation): string | undefined {
-  const id = artifact.changeId;
-  if (normalizePathText(artifact.realPath, '/') !== artifact.realPath) {
-    return `change ${id}: realPath ${JSON.stringify(artifact.realPath)} is not a canonical absolute path`;
+function unusableBecause(change: FileChange, operation: FileChangeOperation): string | undefined {
+  const id = change.changeId;
+  if (normalizePathText(change.realPath, '/') !== change.realPath) {
+    return `change ${id}: realPath ${JSON.stringify(change.realPath)} is not a canonical absolute path`;
   }
-  if (sha256Hex(artifact.afterContent) !== artifact.afterHash || (artifact.beforeContent !== null && sha256Hex(artifact.beforeContent) !== artifact.beforeHash)) {
+  if (sha256Hex(change.afterContent) !== change.afterHash || (change.beforeContent !== null && sha256Hex(change.beforeContent) !== change.beforeHash)) {
     return `change ${id}: its stored content does not match its hashes (the record is damaged)`;
   }
-  for (const content of [artifact.beforeContent, artifact.afterContent]) {
+  for (const content of [change.beforeContent, change.afterContent]) {
     if (content !== null && Buffer.byteLength(content, 'utf8') > MAX_FILE_CHANGE_BYTES) {
-      return `change ${id} (${artifact.displayPath}): undo and reapply handle files of at most 1 MiB (§8.4)`;
+      return `change ${id} (${change.displayPath}): undo and reapply handle files of at most 1 MiB (§8.4)`;
     }
   }
-  if (operation === 'undo' && artifact.undone) return `change ${id} (${artifact.displayPath}) is already undone`;
-  if (operation === 'reapply' && !artifact.undone) return `change ${id} (${artifact.displayPath}) is not undone, so there is nothing to reapply`;
+  if (operation === 'undo' && change.undone) return `change ${id} (${change.displayPath}) is already undone`;
+  if (operation === 'reapply' && !change.undone) return `change ${id} (${change.displayPath}) is not undone, so there is nothing to reapply`;
   return undefined;
 }
 
-function stepOf(artifact: FileChangeArtifact, operation: FileChangeOperation): FileChangeStep {
-  const before = { hash: artifact.beforeHash, content: artifact.beforeContent };
-  const after = { hash: artifact.afterHash, content: artifact.afterContent };
+function stepOf(change: FileChange, operation: FileChangeOperation): FileChangeStep {
+  const before = { hash: change.beforeHash, content: change.beforeContent };
+  const after = { hash: change.afterHash, content: change.afterContent };
   const [from, to] = operation === 'undo' ? [after, before] : [before, after];
-  return { artifact, fromHash: from.hash, fromContent: from.content, toHash: to.hash, toContent: to.content };
+  return { change, fromHash: from.hash, fromContent: from.content, toHash: to.hash, toContent: to.content };
 }
 
 /**
@@ -73,8 +74,9 @@ export function planFileChangeSteps(operation: FileChangeOperation, request: Fil
   }
   const byId = new Map<string, FileChangeArtifact>();
   for (const artifact of fileChanges) {
-    if (byId.has(artifact.changeId)) return invalid(operation, `change ${artifact.changeId} appears twice among the artifacts`);
-    byId.set(artifact.changeId, artifact);
+    const id = artifact.change.changeId;
+    if (byId.has(id)) return invalid(operation, `change ${id} appears twice among the artifacts`);
+    byId.set(id, artifact);
   }
   let selected = fileChanges;
   if (request.changeIds !== undefined) {
@@ -84,13 +86,13 @@ export function planFileChangeSteps(operation: FileChangeOperation, request: Fil
       if (!byId.has(id)) return invalid(operation, `there is no file change with ID ${JSON.stringify(id)} among the ${fileChanges.length} given`);
       wanted.add(id);
     }
-    selected = fileChanges.filter((artifact) => wanted.has(artifact.changeId));
+    selected = fileChanges.filter((artifact) => wanted.has(artifact.change.changeId));
   }
   if (selected.length === 0) return invalid(operation, `there is no file change to ${operation}`);
   for (const artifact of selected) {
-    const reason = unusableBecause(artifact, operation);
+    const reason = unusableBecause(artifact.change, operation);
     if (reason !== undefined) return invalid(operation, `Cannot ${operation}: ${reason}. Nothing was changed.`);
   }
   const ordered = operation === 'undo' ? [...selected].reverse() : selected;
-  return { ok: true, selected, steps: ordered.map((artifact) => stepOf(artifact, operation)) };
+  return { ok: true, selected, steps: ordered.map((artifact) => stepOf(artifact.change, operation)) };
 }

@@ -21,7 +21,7 @@ interface CompletedStep {
 }
 
 function mismatch(step: FileChangeStep, expectedHash: string | null, actualHash: string | null, reason: string): FileChangeMismatch {
-  const { changeId, realPath, displayPath } = step.artifact;
+  const { changeId, realPath, displayPath } = step.change;
   return { changeId, realPath, displayPath, expectedHash, actualHash, reason };
 }
 
@@ -45,14 +45,14 @@ function conflictOutcome(operation: FileChangeOperation, conflicts: readonly Fil
  */
 async function fenceFiles(operation: FileChangeOperation, steps: readonly FileChangeStep[], policy: SandboxPolicy): Promise<FileChangeFailure | undefined> {
   const firstStepOf = new Map<string, FileChangeStep>();
-  for (const step of steps) if (!firstStepOf.has(step.artifact.realPath)) firstStepOf.set(step.artifact.realPath, step);
+  for (const step of steps) if (!firstStepOf.has(step.change.realPath)) firstStepOf.set(step.change.realPath, step);
   const granted = withGrants(policy, [...firstStepOf.keys()].map((path) => ({ path, access: 'write' as const, scope: 'exact' as const })));
   const conflicts: FileChangeMismatch[] = [];
   for (const [realPath, step] of firstStepOf) {
     const result = await resolveCheckedPath(granted, realPath, { cwd: '/', intent: 'may-create', access: 'write', tool: operation });
     if (result.status === 'denied') {
       const why = result.decision.tier === 'hard-protected' ? result.decision.message : `Permission denied: ${realPath} is not writable under this session's policy.`;
-      return { ok: false, code: 'permission_denied', operation, message: `Cannot ${operation} change ${step.artifact.changeId}: ${why} Nothing was changed.`, changeId: step.artifact.changeId, realPath };
+      return { ok: false, code: 'permission_denied', operation, message: `Cannot ${operation} change ${step.change.changeId}: ${why} Nothing was changed.`, changeId: step.change.changeId, realPath };
     }
     if (result.status === 'unresolvable') {
       conflicts.push(mismatch(step, step.fromHash, null, `its path cannot be resolved any more (${result.message})`));
@@ -80,7 +80,7 @@ async function findConflicts(steps: readonly FileChangeStep[], filesystem: Async
   const blocked = new Set<string>();
   const conflicts: FileChangeMismatch[] = [];
   for (const step of steps) {
-    const { realPath } = step.artifact;
+    const { realPath } = step.change;
     if (blocked.has(realPath)) continue;
     let state = states.get(realPath);
     if (state === undefined) {
@@ -127,7 +127,7 @@ async function moveFile(
 
 /** Step 4: carry out one step (the write and delete go through fs-backend's compare-before-rename). */
 async function carryOut(step: FileChangeStep, filesystem: AsyncFileSystem): Promise<CompletedStep> {
-  const deletedMode = await moveFile(filesystem, step.artifact.realPath, step.fromHash, step.toContent, step.artifact.mode);
+  const deletedMode = await moveFile(filesystem, step.change.realPath, step.fromHash, step.toContent, step.change.mode);
   return { step, deletedMode };
 }
 
@@ -142,7 +142,7 @@ function describeError(error: unknown): string {
 async function rollBack(done: readonly CompletedStep[], filesystem: AsyncFileSystem): Promise<UnrestoredFile[]> {
   const unrestored: UnrestoredFile[] = [];
   for (const { step, deletedMode } of [...done].reverse()) {
-    const { changeId, realPath, displayPath } = step.artifact;
+    const { changeId, realPath, displayPath } = step.change;
     try {
       await moveFile(filesystem, realPath, step.toHash, step.fromContent, deletedMode);
     } catch (error) {
@@ -159,7 +159,7 @@ function failureAfterRollback(
   touched: boolean,
   unrestored: readonly UnrestoredFile[],
 ): FileChangeFailure {
-  const where = `${failed.artifact.displayPath} (change ${failed.artifact.changeId})`;
+  const where = `${failed.change.displayPath} (change ${failed.change.changeId})`;
   if (unrestored.length > 0) {
     const left = unrestored.map((file) => `${file.displayPath} (change ${file.changeId}): ${file.reason}`).join('; ');
     return {
@@ -198,7 +198,7 @@ export async function runFileChangeSteps(
   const { filesystem, writeLocks, policy } = options;
   const fenced = await fenceFiles(operation, plan.steps, policy);
   if (fenced !== undefined) return fenced;
-  const realPaths = [...new Set(plan.steps.map((step) => step.artifact.realPath))].sort();
+  const realPaths = [...new Set(plan.steps.map((step) => step.change.realPath))].sort();
   return withFileLocks(writeLocks, realPaths, async (): Promise<FileChangeOutcome> => {
     let conflicts: FileChangeMismatch[];
     try {
@@ -220,8 +220,8 @@ export async function runFileChangeSteps(
     return {
       ok: true,
       operation,
-      changeIds: plan.steps.map((step) => step.artifact.changeId),
-      artifacts: plan.selected.map((artifact) => ({ ...artifact, undone })),
+      changeIds: plan.steps.map((step) => step.change.changeId),
+      artifacts: plan.selected.map((artifact) => ({ ...artifact, change: { ...artifact.change, undone } })),
     };
   });
 }
