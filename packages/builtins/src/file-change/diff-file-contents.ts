@@ -6,13 +6,13 @@ import { splitLines } from './split-lines.js';
 export const DIFF_CONTEXT_LINES = 3;
 
 /**
- * §8.4: above this many trace cells Myers gives way to the common-prefix-and-suffix diff. After D
- * edit steps Myers' trace holds one furthest-reaching point per diagonal per step, (D + 1)² in
- * all, so the limit is an edit distance of 1,999 lines.
+ * §8.4: when Myers' trace would exceed this many cells, the common-prefix-and-suffix diff is used
+ * instead. The trace is what the textbook algorithm keeps to recover the script: one copy of the
+ * furthest-reaching array `V[-MAX..MAX]` (MAX = N + M lines) per edit step, so D steps take
+ * (D + 1) × (2 × (N + M) + 1) cells, and the work of a step grows the same way. The limit thus
+ * bounds the time of every diff, whatever the input.
  */
 export const MYERS_TRACE_LIMIT = 4_000_000;
-
-const maxEditLength = Math.floor(Math.sqrt(MYERS_TRACE_LIMIT)) - 1;
 
 /** Which algorithm produced a {@link FileContentDiff}. */
 export type DiffAlgorithm = 'myers' | 'prefix-suffix';
@@ -25,52 +25,14 @@ export interface FileContentDiff {
   /** Lines marked `-` in the hunks. */
   readonly deletions: number;
   /**
-   * `myers`: a shortest edit script. `prefix-suffix` (the §8.4 fallback, when Myers would need
-   * more than {@link MYERS_TRACE_LIMIT} trace cells): everything between the common first and
-   * last lines is removed and added, so the counts are exact for these hunks but not minimal.
+   * `myers`: a shortest edit script. `prefix-suffix` (the §8.4 fallback, when Myers' trace would
+   * exceed {@link MYERS_TRACE_LIMIT} cells): everything between the common first and last lines
+   * is removed and added, so the counts are exact for these hunks but not minimal.
    */
   readonly algorithm: DiffAlgorithm;
 }
 
-/** A run of the edit script, in file order; `removed` runs come before `added` runs at one place. */
-interface EditRun {
-  readonly operation: 'equal' | 'removed' | 'added';
-  readonly count: number;
-}
-
-/**
- * A cheap lower bound of the edit distance: every line that one side has more often than the
- * other must be removed or added. When it already exceeds the Myers budget, the fallback is taken
- * at once instead of after 2,000 Myers steps (a 1 MiB rewrite of every line).
- */
-function editDistanceLowerBound(oldLines: readonly string[], newLines: readonly string[]): number {
-  const balance = new Map<string, number>();
-  for (const line of oldLines) balance.set(line, (balance.get(line) ?? 0) + 1);
-  for (const line of newLines) balance.set(line, (balance.get(line) ?? 0) - 1);
-  let bound = 0;
-  for (const count of balance.values()) bound += Math.abs(count);
-  return bound;
-}
-
-/** The middle part's edit script: Myers within the trace limit, else remove-all-then-add-all. */
-function diffMiddle(oldLines: string[], newLines: string[]): { runs: EditRun[]; algorithm: DiffAlgorithm } {
-  const fallback: EditRun[] = [
-    { operation: 'removed', count: oldLines.length },
-    { operation: 'added', count: newLines.length },
-  ];
-  // Nothing to align when one side is empty: the simple script is the shortest one.
-  if (oldLines.length === 0 || newLines.length === 0) return { runs: fallback, algorithm: 'myers' };
-  if (editDistanceLowerBound(oldLines, newLines) > maxEditLength) return { runs: fallback, algorithm: 'prefix-suffix' };
-  const changes = diffArrays(oldLines, newLines, { maxEditLength });
-  if (changes === undefined) return { runs: fallback, algorithm: 'prefix-suffix' };
-  const runs = changes.map((change): EditRun => ({
-    operation: change.added ? 'added' : change.removed ? 'removed' : 'equal',
-    count: change.count,
-  }));
-  return { runs, algorithm: 'myers' };
-}
-
-/** One changed place: a block of removed old lines and the added new lines that replace it (0-based). */
+/** One changed place: old lines `[oldStart, oldEnd)` replaced by new lines `[newStart, newEnd)` (0-based). */
 interface ChangedBlock {
   readonly oldStart: number;
   readonly oldEnd: number;
@@ -78,29 +40,119 @@ interface ChangedBlock {
   readonly newEnd: number;
 }
 
-function changedBlocks(runs: readonly EditRun[]): ChangedBlock[] {
-  const blocks: ChangedBlock[] = [];
-  let oldIndex = 0;
-  let newIndex = 0;
-  let open: { oldStart: number; newStart: number } | undefined;
-  const close = () => {
-    if (open !== undefined) blocks.push({ oldStart: open.oldStart, oldEnd: oldIndex, newStart: open.newStart, newEnd: newIndex });
-    open = undefined;
-  };
-  for (const run of runs) {
-    if (run.count === 0) continue;
-    if (run.operation === 'equal') {
-      close();
-      oldIndex += run.count;
-      newIndex += run.count;
-      continue;
+/** The changed places in file order, and how they were found. */
+interface EditScript {
+  readonly blocks: ChangedBlock[];
+  readonly algorithm: DiffAlgorithm;
+}
+
+/** The largest edit distance whose trace over sequences of these lengths stays within the limit. */
+function maxEditLengthFor(oldLength: number, newLength: number): number {
+  return Math.floor(MYERS_TRACE_LIMIT / (2 * (oldLength + newLength) + 1)) - 1;
+}
+
+/** Each line as a small integer, equal numbers for equal lines, so the loops below compare numbers. */
+function internLines(oldLines: readonly string[], newLines: readonly string[]): { oldIds: Int32Array; newIds: Int32Array; distinct: number } {
+  const ids = new Map<string, number>();
+  const intern = (lines: readonly string[]): Int32Array => {
+    const result = new Int32Array(lines.length);
+    for (let index = 0; index < lines.length; index++) {
+      const line = lines[index]!;
+      let id = ids.get(line);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(line, id);
+      }
+      result[index] = id;
     }
-    open ??= { oldStart: oldIndex, newStart: newIndex };
-    if (run.operation === 'removed') oldIndex += run.count;
-    else newIndex += run.count;
+    return result;
+  };
+  const oldIds = intern(oldLines);
+  const newIds = intern(newLines);
+  return { oldIds, newIds, distinct: ids.size };
+}
+
+/** Which line numbers occur in `ids[start, end)`. */
+function presence(ids: Int32Array, start: number, end: number, distinct: number): Uint8Array {
+  const present = new Uint8Array(distinct);
+  for (let index = start; index < end; index++) present[ids[index]!] = 1;
+  return present;
+}
+
+/** Indices in `[start, end)` of `ids` whose line also occurs on the other side: only those can be common. */
+function matchableIndices(ids: Int32Array, start: number, end: number, otherPresent: Uint8Array): number[] {
+  const indices: number[] = [];
+  for (let index = start; index < end; index++) if (otherPresent[ids[index]!] === 1) indices.push(index);
+  return indices;
+}
+
+/**
+ * The changed blocks of the middles by Myers (`diffArrays` of the `diff` package), or
+ * `undefined` when its trace would exceed the limit. Lines that occur on one side only can never
+ * be common, so Myers runs without them (as GNU diff does): the longest common subsequence, and
+ * so the shortest script, stays the same, and a rewrite of every line costs linear time.
+ */
+function myersBlocks(
+  oldIds: Int32Array,
+  newIds: Int32Array,
+  distinct: number,
+  [oldStart, oldEnd]: readonly [number, number],
+  [newStart, newEnd]: readonly [number, number],
+): ChangedBlock[] | undefined {
+  const oldKept = matchableIndices(oldIds, oldStart, oldEnd, presence(newIds, newStart, newEnd, distinct));
+  const newKept = matchableIndices(newIds, newStart, newEnd, presence(oldIds, oldStart, oldEnd, distinct));
+  const blocks: ChangedBlock[] = [];
+  let oldCursor = oldStart;
+  let newCursor = newStart;
+  const common = (oldIndex: number, newIndex: number): void => {
+    if (oldIndex > oldCursor || newIndex > newCursor) blocks.push({ oldStart: oldCursor, oldEnd: oldIndex, newStart: newCursor, newEnd: newIndex });
+    oldCursor = oldIndex + 1;
+    newCursor = newIndex + 1;
+  };
+  if (oldKept.length > 0 && newKept.length > 0) {
+    const maxEditLength = maxEditLengthFor(oldKept.length, newKept.length);
+    if (maxEditLength < Math.abs(oldKept.length - newKept.length)) return undefined;
+    const changes = diffArrays(
+      oldKept.map((index) => oldIds[index]!),
+      newKept.map((index) => newIds[index]!),
+      { maxEditLength },
+    );
+    if (changes === undefined) return undefined;
+    let oldKeptIndex = 0;
+    let newKeptIndex = 0;
+    for (const change of changes) {
+      if (change.added) {
+        newKeptIndex += change.count;
+      } else if (change.removed) {
+        oldKeptIndex += change.count;
+      } else {
+        for (let offset = 0; offset < change.count; offset++) common(oldKept[oldKeptIndex + offset]!, newKept[newKeptIndex + offset]!);
+        oldKeptIndex += change.count;
+        newKeptIndex += change.count;
+      }
+    }
   }
-  close();
+  common(oldEnd, newEnd);
   return blocks;
+}
+
+/** Common first and last lines, then Myers on the middle, or the §8.4 fallback beyond the limit. */
+function editScript(oldLines: readonly string[], newLines: readonly string[]): EditScript {
+  const { oldIds, newIds, distinct } = internLines(oldLines, newLines);
+  const shorter = Math.min(oldIds.length, newIds.length);
+  let prefix = 0;
+  while (prefix < shorter && oldIds[prefix] === newIds[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < shorter - prefix && oldIds[oldIds.length - 1 - suffix] === newIds[newIds.length - 1 - suffix]) suffix++;
+  const oldRange = [prefix, oldIds.length - suffix] as const;
+  const newRange = [prefix, newIds.length - suffix] as const;
+  if (oldRange[0] === oldRange[1] && newRange[0] === newRange[1]) return { blocks: [], algorithm: 'myers' };
+  const blocks = myersBlocks(oldIds, newIds, distinct, oldRange, newRange);
+  if (blocks !== undefined) return { blocks, algorithm: 'myers' };
+  return {
+    blocks: [{ oldStart: oldRange[0], oldEnd: oldRange[1], newStart: newRange[0], newEnd: newRange[1] }],
+    algorithm: 'prefix-suffix',
+  };
 }
 
 /** Push `line` with its prefix and without its `\n`; a last line without one gets the marker. */
@@ -160,25 +212,23 @@ function buildHunk(group: readonly ChangedBlock[], oldLines: readonly string[], 
  * every line costs linear time. Lines are compared exactly (a `\r` or a missing final newline
  * counts).
  */
+
+/**
+ * §8.4: the line diff of `before` and `after` with three lines of context. Myers (the `diff`
+ * package) on the lines between the common first and last lines; when its trace would exceed
+ * {@link MYERS_TRACE_LIMIT} cells, the common-prefix-and-suffix diff, so a 1 MiB rewrite costs
+ * milliseconds, not seconds. Lines are compared exactly (a `\r` or a missing final newline counts).
+ */
 export function diffFileContents(before: string, after: string): FileContentDiff {
   const oldLines = splitLines(before);
   const newLines = splitLines(after);
-  const shorter = Math.min(oldLines.length, newLines.length);
-  let prefix = 0;
-  while (prefix < shorter && oldLines[prefix] === newLines[prefix]) prefix++;
-  let suffix = 0;
-  while (suffix < shorter - prefix && oldLines[oldLines.length - 1 - suffix] === newLines[newLines.length - 1 - suffix]) suffix++;
-  if (prefix + suffix === oldLines.length && prefix + suffix === newLines.length) {
-    return { hunks: [], additions: 0, deletions: 0, algorithm: 'myers' };
-  }
-  const middle = diffMiddle(oldLines.slice(prefix, oldLines.length - suffix), newLines.slice(prefix, newLines.length - suffix));
-  const runs: EditRun[] = [{ operation: 'equal', count: prefix }, ...middle.runs, { operation: 'equal', count: suffix }];
+  const { blocks, algorithm } = editScript(oldLines, newLines);
   let additions = 0;
   let deletions = 0;
-  for (const run of runs) {
-    if (run.operation === 'added') additions += run.count;
-    if (run.operation === 'removed') deletions += run.count;
+  for (const block of blocks) {
+    additions += block.newEnd - block.newStart;
+    deletions += block.oldEnd - block.oldStart;
   }
-  const hunks = groupBlocks(changedBlocks(runs)).map((group) => buildHunk(group, oldLines, newLines));
-  return { hunks, additions, deletions, algorithm: middle.algorithm };
+  const hunks = groupBlocks(blocks).map((group) => buildHunk(group, oldLines, newLines));
+  return { hunks, additions, deletions, algorithm };
 }
