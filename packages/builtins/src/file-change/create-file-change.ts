@@ -62,7 +62,7 @@ const MAX_EDIT_LENGTH = 1999;
 
 /** The §8.4 `file_change` artifact of one write or edit. */
 export function createFileChange(input: FileChangeInput): FileChangeArtifact {
-  const decoder = new TextDecoder();
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const beforeContent = input.before === null ? null : decoder.decode(input.before);
   const afterContent = decoder.decode(input.after);
   const hunks = diffHunks(beforeContent ?? '', afterContent);
