@@ -58,7 +58,9 @@ export const readTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
       const display = target.displayPath;
       const unreadable = page.unreadable;
       if (unreadable !== undefined) {
-        const before = unreadable.number > offset ? ` Lines ${offset}-${unreadable.number - 1} can be read with offset=${offset} limit=${unreadable.number - offset}.` : '';
+        const readable = unreadable.number - offset;
+        const before =
+          readable === 0 ? '' : ` ${readable === 1 ? `Line ${offset}` : `Lines ${offset}-${unreadable.number - 1}`} can be read with offset=${offset} limit=${readable}.`;
         const after = unreadable.number < summary.lineCount ? ` The next lines start at offset=${unreadable.number + 1}.` : '';
         const why =
           unreadable.reason === 'nul'
