@@ -8,6 +8,7 @@ export type { PathCheck } from './context/path-check.js';
 export { expandHome, type HomeExpansion } from './context/expand-home.js';
 export { LOCAL_ENVIRONMENT_KEYS, localEnvironment } from './context/local-environment.js';
 export { BuiltinsError } from './context/builtins-error.js';
+export { sessionSandboxPolicy, type SessionPolicyOptions } from './context/session-sandbox-policy.js';
 
 // Read before edit (§7.4)
 export { FileObservations, type ObservationRejection } from './observations/file-observations.js';
@@ -53,3 +54,19 @@ export type {
   RollbackFailed,
   UnrestoredFile,
 } from './file-change/index.js';
+
+// Escalation parameters (§7.5) for tools of this package and their inspection (§6.1)
+export { escalationInputShape, escalationRequest, requireJustification } from './escalation/escalation-parameters.js';
+export type { EscalationInput, EscalationRequest } from './escalation/escalation-parameters.js';
+
+// The tools (§7)
+export { readTool } from './read/read-tool.js';
+export { writeTool } from './write/write-tool.js';
+export { editTool } from './edit/edit-tool.js';
+export { listTool } from './list/list-tool.js';
+
+// Registry and toolsets (§3)
+export { builtinTools, type BuiltinTool } from './registry/builtin-tools.js';
+export { BUILTIN_AGENT_TOOLS, type BuiltinAgent } from './registry/builtin-agent.js';
+export { builtinRegistry, builtinToolsetConfig, finalizeBuiltinToolset } from './registry/builtin-registry.js';
+export type { FinalizeBuiltinToolsetOptions } from './registry/builtin-registry.js';

@@ -57,6 +57,8 @@ export class SpillWriter {
   /** Appends `text`. Never rejects: a failure is remembered and reported by `finish()`. */
   async write(text: string): Promise<void> {
     if (this.#closed || this.#failure !== undefined || text.length === 0) return;
+    // Once something was dropped, nothing after it may be saved: the file is a prefix of the list.
+    if (this.#truncated) return;
     const room = this.#maxBytes - this.#acceptedBytes;
     if (room <= 0) {
       this.#truncated = true;
