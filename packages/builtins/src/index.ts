@@ -19,9 +19,41 @@ export type { SpillLocation } from './spill/spill-location.js';
 export { SpillWriter, type SpillOutcome } from './spill/spill-writer.js';
 
 // File changes (§8.4)
-export { createFileChange } from './file-change/create-file-change.js';
-export type { FileChange, FileChangeArtifact, FileChangeHunk, FileChangeInput, FileChangeKind } from './file-change/create-file-change.js';
-
+export {
+  DIFF_CONTEXT_LINES,
+  FILE_CHANGE_ARTIFACT_KIND,
+  MAX_FILE_CHANGE_BYTES,
+  MYERS_TRACE_LIMIT,
+  NO_NEWLINE_AT_END_OF_FILE,
+  createFileChange,
+  diffFileContents,
+  parseFileChangeArtifact,
+  reapplyFileChanges,
+  undoFileChanges,
+} from './file-change/index.js';
+export type {
+  DiffAlgorithm,
+  FileChange,
+  FileChangeArtifact,
+  FileChangeArtifactParse,
+  FileChangeConflict,
+  FileChangeEngineOptions,
+  FileChangeFailed,
+  FileChangeFailure,
+  FileChangeHunk,
+  FileChangeInput,
+  FileChangeInvalidRequest,
+  FileChangeKind,
+  FileChangeMismatch,
+  FileChangeOperation,
+  FileChangeOutcome,
+  FileChangePermissionDenied,
+  FileChangeRequest,
+  FileChangeSuccess,
+  FileContentDiff,
+  RollbackFailed,
+  UnrestoredFile,
+} from './file-change/index.js';
 // Escalation parameters (§7.5) for tools of this package and their inspection (§6.1)
 export { escalationInputShape, escalationRequest, requireJustification } from './escalation/escalation-parameters.js';
 export type { EscalationInput, EscalationRequest } from './escalation/escalation-parameters.js';
@@ -37,3 +69,4 @@ export { builtinTools, type BuiltinTool } from './registry/builtin-tools.js';
 export { BUILTIN_AGENT_TOOLS, type BuiltinAgent } from './registry/builtin-agent.js';
 export { builtinRegistry, builtinToolsetConfig, finalizeBuiltinToolset } from './registry/builtin-registry.js';
 export type { FinalizeBuiltinToolsetOptions } from './registry/builtin-registry.js';
+
