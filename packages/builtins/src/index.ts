@@ -54,7 +54,6 @@ export type {
   RollbackFailed,
   UnrestoredFile,
 } from './file-change/index.js';
-
 // Escalation parameters (§7.5) for tools of this package and their inspection (§6.1)
 export { escalationInputShape, escalationRequest, requireJustification } from './escalation/escalation-parameters.js';
 export type { EscalationInput, EscalationRequest } from './escalation/escalation-parameters.js';
@@ -70,3 +69,4 @@ export { builtinTools, type BuiltinTool } from './registry/builtin-tools.js';
 export { BUILTIN_AGENT_TOOLS, type BuiltinAgent } from './registry/builtin-agent.js';
 export { builtinRegistry, builtinToolsetConfig, finalizeBuiltinToolset } from './registry/builtin-registry.js';
 export type { FinalizeBuiltinToolsetOptions } from './registry/builtin-registry.js';
+

@@ -39,7 +39,7 @@ describe('edit (§7.3)', () => {
     const result = await fixture.call('edit', { filePath: 'lib.rs', oldString: 'a', newString: 'alpha', replaceAll: true });
     expect(ToolResult.text(result)).toBe('Replaced 4 occurrences in lib.rs (+3 -3)');
     expect(await readFile(path, 'utf8')).toBe('let alpha = 1;\nlet b = alpha;\nlet c = alpha + alpha;\nlet d = 2;\n');
-    const change = (result.artifacts[0] as { change: { additions: number; deletions: number } }).change;
+    const change = (result.artifacts[0] as unknown as { change: { additions: number; deletions: number } }).change;
     expect([change.additions, change.deletions]).toEqual([3, 3]);
     // replaceAll with a single occurrence reports like a single edit.
     expect(await fixture.text('edit', { filePath: 'lib.rs', oldString: 'd = 2', newString: 'd = 3', replaceAll: true })).toBe('Edited lib.rs:4 (+1 -1)');
@@ -69,7 +69,7 @@ describe('edit (§7.3)', () => {
   it('an empty oldString creates a new file and refuses an existing one', async () => {
     const created = await fixture.call('edit', { filePath: 'src/new.rs', oldString: '', newString: 'fn a() {}\nfn b() {}\nfn c() {}\nfn d() {}\n' });
     expect(ToolResult.text(created)).toBe('Created src/new.rs (+4)');
-    expect((created.artifacts[0] as { change: { kind: string } }).change.kind).toBe('created');
+    expect((created.artifacts[0] as unknown as { change: { kind: string } }).change.kind).toBe('created');
     const again = await fixture.call('edit', { filePath: 'src/new.rs', oldString: '', newString: 'other' });
     expect(again.error?.code).toBe('invalid_arguments');
     expect(ToolResult.text(again)).toBe(

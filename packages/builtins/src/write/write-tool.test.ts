@@ -60,7 +60,7 @@ describe('write (§7.2)', () => {
     expect(ToolResult.text(result)).not.toContain('-two');
 
     const created = await fixture.call('write', { path: 'fresh.txt', content: 'x\n' });
-    const change = (created.artifacts[0] as { change: Record<string, unknown> }).change;
+    const change = (created.artifacts[0] as unknown as { change: Record<string, unknown> }).change;
     expect(change).toMatchObject({ kind: 'created', beforeHash: null, beforeContent: null, afterContent: 'x\n', additions: 1, deletions: 0 });
   });
 
