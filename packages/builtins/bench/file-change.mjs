@@ -121,7 +121,9 @@ export async function runFileChangeBench() {
       const all = before.split(/(?<=\n)/);
       return all.map((_, index) => all[(index * 7919) % all.length]).join('');
     })();
+    const reversedLines = Array.from({ length: 700 }, (_, index) => `line ${index}\n`);
     const cases = [
+      ['700 lines reversed (Myers, D = 1,398: its slowest case under the limit)', reversedLines.join(''), [...reversedLines].reverse().join('')],
       ['2,000 lines, 249 swaps (Myers, D = 498 at the limit)', lines.join(''), swapped(249)],
       ['2,000 lines, 250 swaps (D = 500: fallback)', lines.join(''), swapped(250)],
       [`1 MiB, every line moved (fallback)`, before, shuffled],
