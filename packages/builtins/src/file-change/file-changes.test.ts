@@ -268,10 +268,12 @@ describe('§8.4 undo and reapply (file_changes)', () => {
         displayPath: 'b.txt',
         leftHash: sha256('b0\n'),
         originalHash: sha256('b1\n'),
-        reason: expect.stringContaining('file changed while edit was being prepared'),
+        reason: 'the file was changed meanwhile (nothing overwritten)',
       },
     ]);
-    expect(rollbackFailed.message).toMatch(/^RollbackFailed: undo stopped at a\.txt \(change call_1\): .* these are left as the undo changed them — b\.txt \(change call_2\): /);
+    expect(rollbackFailed.message).toBe(
+      'RollbackFailed: undo stopped at a.txt (change call_1): the file was changed meanwhile (nothing overwritten). Putting back the files it had already changed failed too — b.txt (change call_2): the file was changed meanwhile (nothing overwritten). Those files are not as they were before the undo; look at them before trying again.',
+    );
   });
 
   it('writes go through the fence: a change in a hard-protected folder is never undone', async () => {
