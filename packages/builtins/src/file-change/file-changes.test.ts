@@ -305,6 +305,14 @@ describe('§8.4 undo and reapply (file_changes)', () => {
     }
   });
 
+  it('an approved change to a sensitive file (tier 3) is undone through its exact grant, in the workspace too', async () => {
+    await mkdir(world.path('.git/hooks'), { recursive: true });
+    const hook = world.path('.git/hooks/pre-commit');
+    const change = await world.change('call_1', hook, '#!/bin/sh\nexit 0\n'); // the write had an approved grant
+    expectSuccess(await undoFileChanges({ artifacts: stored(change) }, world.engine()));
+    expect(await exists(hook)).toBe(false);
+  });
+
   it('the grant is exact: a folder on the way swapped for a link is a conflict, and the link target is untouched', async () => {
     await mkdir(world.path('src'));
     await writeFile(world.path('src/a.txt'), 'before\n');
@@ -358,6 +366,11 @@ describe('undo and reapply requests', () => {
     const damaged = { ...change, change: { ...change.change, beforeContent: 'rm -rf /\n' } };
     const outcome = expectFailure(await undoFileChanges({ artifacts: stored(damaged) }, world.engine()), 'invalid_request');
     expect(outcome.message).toBe('Cannot undo: change call_1: its stored content does not match its hashes (the record is damaged). Nothing was changed.');
+    for (const realPath of [`${world.workspace}/x/../a.txt`, `${world.path('a.txt')}\0`]) {
+      const elsewhere = { ...change, change: { ...change.change, realPath } };
+      const refused = expectFailure(await undoFileChanges({ artifacts: stored(elsewhere) }, world.engine()), 'invalid_request');
+      expect(refused.message).toBe(`Cannot undo: change call_1: realPath ${JSON.stringify(realPath)} is not a canonical absolute path. Nothing was changed.`);
+    }
     const misshapen = expectFailure(await undoFileChanges({ artifacts: [{ kind: 'file_change', change: { changeId: 'x' } }] }, world.engine()), 'invalid_request');
     expect(misshapen.message).toMatch(/^artifacts\[0\] is not a file_change artifact: change\.path: /);
     expect(await world.read('a.txt')).toBe('a1\n');
