@@ -132,8 +132,3 @@ try {
   await rm(root, { recursive: true, force: true });
 }
 
-// 3. file changes in detail: the edit against hashing + atomically writing the same MiB, and the
-//    diff alone at Myers' slowest case under the trace limit, at the limit and past it (§8.4).
-const { runFileChangeBench } = await import('./file-change.mjs');
-console.log('');
-await runFileChangeBench();
