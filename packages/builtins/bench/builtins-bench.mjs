@@ -131,4 +131,3 @@ try {
 } finally {
   await rm(root, { recursive: true, force: true });
 }
-
