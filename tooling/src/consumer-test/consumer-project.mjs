@@ -1,6 +1,6 @@
 // @ts-check
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { runCommand } from './run-command.mjs';
 
 /** @typedef {'npm' | 'pnpm'} PackageManager */
@@ -10,8 +10,9 @@ export const PACKAGE_MANAGERS = /** @type {const} */ (['npm', 'pnpm']);
 
 /**
  * A fresh project outside the workspace, as a team adopting our packages would have: an ES module
- * package with nothing installed. Workspace packages that are not published yet (dependencies of the
- * package under test) are pointed at their tarballs through the package manager's overrides.
+ * package with nothing installed. Workspace packages are not published yet, so every one of them is
+ * pointed at its tarball through the package manager's overrides: whether the README installs it
+ * directly or the package under test depends on it, there is one copy, from the tarball.
  */
 export class ConsumerProject {
   /**
@@ -29,7 +30,7 @@ export class ConsumerProject {
     this.env = env;
     this.storeDirectory = storeDirectory;
     mkdirSync(directory, { recursive: true });
-    const overrides = Object.fromEntries(Object.entries(tarballOverrides).map(([name, tarball]) => [name, `file:${tarball}`]));
+    const overrides = Object.fromEntries(Object.entries(tarballOverrides).map(([name, tarball]) => [name, `file:${this.tarballSpec(tarball)}`]));
     /** @type {Record<string, unknown>} */
     const manifest = { name: 'openwork-consumer', version: '1.0.0', private: true, type: 'module' };
     if (packageManager === 'npm' && Object.keys(overrides).length > 0) manifest['overrides'] = overrides;
@@ -38,6 +39,16 @@ export class ConsumerProject {
       // pnpm reads overrides from pnpm-workspace.yaml; JSON is valid YAML.
       writeFileSync(join(directory, 'pnpm-workspace.yaml'), `overrides: ${JSON.stringify(overrides)}\n`);
     }
+  }
+
+  /**
+   * How this project names a tarball in an install command. npm accepts an override of a direct
+   * dependency only when both are spelled exactly alike, and it saves a tarball path relative to
+   * the project, so npm gets that relative path in both places.
+   * @param {string} tarball absolute path
+   */
+  tarballSpec(tarball) {
+    return this.packageManager === 'npm' ? relative(this.directory, tarball) : tarball;
   }
 
   /**

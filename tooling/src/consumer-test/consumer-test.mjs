@@ -239,9 +239,7 @@ async function packPackage(entry, destination, env) {
  * @returns {Promise<{ commands: string[], problem?: string }>}
  */
 async function installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory }) {
-  const direct = new Set(contract.installCommands.flatMap((command) => command.specs.map(specName)));
-  const overrides = Object.fromEntries([...tarballs].filter(([name]) => !direct.has(name)));
-  const project = new ConsumerProject({ directory: projectDirectory, packageManager, tarballOverrides: overrides, env, storeDirectory });
+  const project = new ConsumerProject({ directory: projectDirectory, packageManager, tarballOverrides: Object.fromEntries(tarballs), env, storeDirectory });
   /** @type {string[]} */ const commands = [];
   for (const command of contract.installCommands) {
     /** @type {string[]} */ const specs = [];
@@ -249,7 +247,7 @@ async function installAsReadmeSays({ manifest, contract, packageManager, project
       const name = specName(spec);
       const tarball = tarballs.get(name);
       const peerRange = manifest.peerDependencies?.[name];
-      if (tarball !== undefined) specs.push(tarball);
+      if (tarball !== undefined) specs.push(project.tarballSpec(tarball));
       else if (packageManager === 'npm' && typeof peerRange === 'string') {
         try {
           specs.push(`${name}@${await lowestSatisfyingVersion(name, peerRange, { cwd: projectDirectory, env })}`);

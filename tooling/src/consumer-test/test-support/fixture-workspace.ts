@@ -6,15 +6,15 @@ import { promisify } from 'node:util';
 
 export const FIXTURE_NODE_RANGE = '^20.19.0 || >=22.12.0';
 
-/** The README of a fixture package; `examples` are whole fenced blocks. */
-export function fixtureReadme(name: string, examples: readonly string[]): string {
+/** The README of a fixture package; `examples` are whole fenced blocks, `install` what it installs. */
+export function fixtureReadme(name: string, examples: readonly string[], install: readonly string[] = [name]): string {
   return [
     `# ${name}`,
     '',
     '## Install',
     '',
     '```sh',
-    `npm install ${name}`,
+    `npm install ${install.join(' ')}`,
     '```',
     '',
     `ESM-only, for Node \`${FIXTURE_NODE_RANGE}\`.`,
@@ -43,7 +43,8 @@ export const GREETING_EXAMPLES: readonly [string, string] = [
 export const FAREWELL_EXAMPLE = [
   '```js',
   "import { farewell } from '@fixture/farewell';",
-  "if (farewell('Ada') !== 'Hello, Ada! Goodbye.') throw new Error(farewell('Ada'));",
+  "import { greet } from '@fixture/greeting';",
+  "if (farewell('Ada') !== `${greet('Ada')} Goodbye.`) throw new Error(farewell('Ada'));",
   '```',
 ].join('\n');
 
@@ -85,7 +86,8 @@ export async function createFixtureWorkspace(options: {
         "#!/usr/bin/env node\nimport { farewell } from './index.js';\nconsole.log(process.argv[2] === '--help' ? 'usage: farewell NAME' : farewell(process.argv[2] ?? 'you'));\n",
       'dist/index.js': "import { greet } from '@fixture/greeting';\n/** @param {string} name */\nexport function farewell(name) {\n  return `${greet(name)} Goodbye.`;\n}\n",
       'dist/index.d.ts': "import type { Greeting } from '@fixture/greeting';\nexport declare function farewell(name: string): `${Greeting} Goodbye.`;\n",
-      'README.md': fixtureReadme('@fixture/farewell', [FAREWELL_EXAMPLE]),
+      // Installs greeting directly too (its example uses both), as builtins' README does with tools-contract.
+      'README.md': fixtureReadme('@fixture/farewell', [FAREWELL_EXAMPLE], ['@fixture/farewell', '@fixture/greeting']),
       LICENSE,
     },
   );
