@@ -22,9 +22,11 @@ export class ConsumerProject {
    *   tarballOverrides: Readonly<Record<string, string>>,
    *   env: NodeJS.ProcessEnv,
    *   storeDirectory?: string,
-   * }} options
+   *   allowBuilds?: readonly string[],
+   * }} options `allowBuilds`: dependencies whose build scripts pnpm may run (native addons), as the
+   *   workspace allows them; a pnpm user must allow the same ones
    */
-  constructor({ directory, packageManager, tarballOverrides, env, storeDirectory }) {
+  constructor({ directory, packageManager, tarballOverrides, env, storeDirectory, allowBuilds = [] }) {
     this.directory = directory;
     this.packageManager = packageManager;
     this.env = env;
@@ -37,7 +39,8 @@ export class ConsumerProject {
     writeFileSync(join(directory, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     if (packageManager === 'pnpm') {
       // pnpm reads overrides from pnpm-workspace.yaml; JSON is valid YAML.
-      writeFileSync(join(directory, 'pnpm-workspace.yaml'), `overrides: ${JSON.stringify(overrides)}\n`);
+      const builds = Object.fromEntries(allowBuilds.map((name) => [name, true]));
+      writeFileSync(join(directory, 'pnpm-workspace.yaml'), `overrides: ${JSON.stringify(overrides)}\nallowBuilds: ${JSON.stringify(builds)}\n`);
     }
   }
 
@@ -64,4 +67,23 @@ export class ConsumerProject {
         : ['add', '--prefer-offline', ...(dev ? ['-D'] : []), ...(this.storeDirectory ? ['--store-dir', this.storeDirectory] : []), ...specs];
     return runCommand(this.packageManager, args, { cwd: this.directory, env: this.env, timeoutMs: 300_000 });
   }
+}
+
+/**
+ * The names under `allowBuilds:` in a pnpm-workspace.yaml (`  name: true` lines): the native
+ * addons the workspace lets pnpm build.
+ * @param {string} workspaceYaml
+ * @returns {string[]}
+ */
+export function readAllowedBuilds(workspaceYaml) {
+  const lines = workspaceYaml.split('\n');
+  const start = lines.findIndex((line) => /^allowBuilds:\s*(?:#.*)?$/.test(line));
+  if (start === -1) return [];
+  /** @type {string[]} */ const names = [];
+  for (const line of lines.slice(start + 1)) {
+    if (/^\S/.test(line)) break;
+    const entry = /^\s+['"]?([^'":#\s]+)['"]?\s*:\s*true\b/.exec(line);
+    if (entry?.[1] !== undefined) names.push(entry[1]);
+  }
+  return names;
 }

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
-import { ConsumerProject, PACKAGE_MANAGERS } from './consumer-project.mjs';
+import { ConsumerProject, PACKAGE_MANAGERS, readAllowedBuilds } from './consumer-project.mjs';
 import { inspectTarball } from './inspect-tarball.mjs';
 import { lowestSatisfyingVersion } from './lowest-satisfying-version.mjs';
 import { binNames, entryPointSpecifiers, hasLibraryEntryPoint } from './entry-points.mjs';
@@ -108,8 +108,10 @@ export async function runConsumerTest(options) {
       if (typeof packed === 'string') tarballs.set(entry.name, packed);
       else print([{ packageName: entry.name, name: 'pnpm pack', ok: false, detail: packed.problem }]);
     }
+    const workspaceYaml = join(workspaceRoot, 'pnpm-workspace.yaml');
+    const allowBuilds = existsSync(workspaceYaml) ? readAllowedBuilds(readFileSync(workspaceYaml, 'utf8')) : [];
     /** @type {PackageCheckContext} */
-    const context = { workDirectory, tarballs, privateNames, packageManagers, env, storeDirectory };
+    const context = { workDirectory, tarballs, privateNames, packageManagers, env, storeDirectory, allowBuilds };
     /** @type {{ packageName: string, projectDirectory: string }[]} */ const measurable = [];
     // Packages are checked side by side (installs and examples wait on other processes while
     // TypeScript keeps this one busy); each package's lines are printed together when it is done.
@@ -146,6 +148,7 @@ export async function runConsumerTest(options) {
  * @property {readonly PackageManager[]} packageManagers
  * @property {NodeJS.ProcessEnv} env
  * @property {string | undefined} storeDirectory
+ * @property {readonly string[]} allowBuilds native addons pnpm may build (from pnpm-workspace.yaml)
  */
 
 /**
@@ -156,7 +159,7 @@ export async function runConsumerTest(options) {
  * @returns {Promise<{ checks: ConsumerCheck[], installedIn?: string }>} `installedIn`: a project
  *   where the package is installed, for the import-cost benchmark
  */
-async function checkPackage(target, { workDirectory, tarballs, privateNames, packageManagers, env, storeDirectory }) {
+async function checkPackage(target, { workDirectory, tarballs, privateNames, packageManagers, env, storeDirectory, allowBuilds }) {
   /** @type {ConsumerCheck[]} */ const checks = [];
   const packageName = target.name;
   const tarball = /** @type {string} */ (tarballs.get(packageName));
@@ -180,7 +183,7 @@ async function checkPackage(target, { workDirectory, tarballs, privateNames, pac
     const projectDirectory = join(workDirectory, packageManager, slug(packageName));
     /** @param {ConsumerCheck} check */
     const add = (check) => checks.push({ ...check, name: `${packageManager} · ${check.name}` });
-    const installed = await installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory });
+    const installed = await installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory, allowBuilds });
     add({ packageName, name: `install as the README says (${installed.commands.join('; ')})`, ok: installed.problem === undefined, detail: installed.problem });
     if (installed.problem !== undefined) continue;
     if (hasLibraryEntryPoint(manifest)) checkTypes({ projectDirectory, manifest, contract, packageName }).forEach(add);
@@ -234,12 +237,12 @@ async function packPackage(entry, destination, env) {
  * @param {{
  *   manifest: Record<string, any>, contract: ReadmeContract,
  *   packageManager: PackageManager, projectDirectory: string, tarballs: ReadonlyMap<string, string>,
- *   env: NodeJS.ProcessEnv, storeDirectory: string | undefined,
+ *   env: NodeJS.ProcessEnv, storeDirectory: string | undefined, allowBuilds: readonly string[],
  * }} input
  * @returns {Promise<{ commands: string[], problem?: string }>}
  */
-async function installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory }) {
-  const project = new ConsumerProject({ directory: projectDirectory, packageManager, tarballOverrides: Object.fromEntries(tarballs), env, storeDirectory });
+async function installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory, allowBuilds }) {
+  const project = new ConsumerProject({ directory: projectDirectory, packageManager, tarballOverrides: Object.fromEntries(tarballs), env, storeDirectory, allowBuilds });
   /** @type {string[]} */ const commands = [];
   for (const command of contract.installCommands) {
     /** @type {string[]} */ const specs = [];
