@@ -190,4 +190,27 @@ describe('formatDenialMarker', () => {
     expect(marker).toContain('{"paths":[{"path":"<the denied path>","access":"write","scope":"exact"}]}');
     expect(marker.split('\n')).toHaveLength(1);
   });
+
+  it('names paths no grant can open as protected, and asks only for the others', () => {
+    const denial = {
+      lines: ['bash: line 1: /home/u/.openwork/spill/s/c.txt: Read-only file system', "touch: cannot touch '/home/u/.bashrc': Read-only file system"],
+      paths: [
+        { path: '/home/u/.openwork/spill/s/c.txt', access: 'write' as const },
+        { path: '/home/u/.bashrc', access: 'write' as const },
+      ],
+    };
+    const canBeGranted = (candidate: string): boolean => !candidate.startsWith('/home/u/.openwork/');
+    expect(formatDenialMarker(denial, { canBeGranted })).toBe(
+      '[sandbox denied: bash: line 1: /home/u/.openwork/spill/s/c.txt: Read-only file system | ' +
+        "touch: cannot touch '/home/u/.bashrc': Read-only file system. /home/u/.openwork/spill/s/c.txt is protected and cannot be changed by tools. " +
+        'To get access to the other paths, call bash again with sandboxPermissions {"paths":[{"path":"/home/u/.bashrc","access":"write","scope":"exact"}]} ' +
+        'and a one-line justification; the user will be asked.]',
+    );
+    // Only protected paths: no retry hint at all, since no grant can help.
+    const onlyProtected = formatDenialMarker({ lines: denial.lines.slice(0, 1), paths: denial.paths.slice(0, 1) }, { canBeGranted });
+    expect(onlyProtected).toBe(
+      '[sandbox denied: bash: line 1: /home/u/.openwork/spill/s/c.txt: Read-only file system. /home/u/.openwork/spill/s/c.txt is protected and cannot be changed by tools.]',
+    );
+    expect(onlyProtected).not.toContain('sandboxPermissions');
+  });
 });
