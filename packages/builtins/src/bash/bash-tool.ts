@@ -1,5 +1,6 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
-import { defineTool, ToolExecutionError } from '@openwork/tools-contract';
+import type { ProcessProgress } from '@openwork/process-backend';
+import { defineTool, ToolExecutionError, type ToolExecutionContext } from '@openwork/tools-contract';
 import * as z from 'zod';
 import { requireCallPolicy } from '../context/require-call-policy.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
@@ -75,8 +76,7 @@ export const bashTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
       environment: bashEnvironment(session, policy),
       timeoutMs: timeout.timeoutMs,
       signal: call.signal,
-      // §8.3: stdout and stderr stay two kinds of progress, though the result merges them.
-      onProgress: (progress) => call.reportProgress({ kind: progress.kind, chunk: progress.chunk }),
+      onProgress: (progress) => reportLiveOutput(call, progress),
       spill: session.spill?.location(call.callId),
     });
     if (run.kind === 'unavailable') return sandboxUnavailable(run.reason);
@@ -91,6 +91,20 @@ export const bashTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
     });
   },
 });
+
+/**
+ * §8.3: stdout and stderr stay two kinds of progress, though the result merges them. Output too
+ * fast to follow live is left out of progress by the process backend; a message says how much.
+ */
+function reportLiveOutput(call: ToolExecutionContext<SandboxPolicy>, progress: ProcessProgress): void {
+  if (progress.skippedBytes !== undefined) {
+    call.reportProgress({
+      kind: 'message',
+      message: `${progress.skippedBytes} bytes of ${progress.kind} were too fast to show live; the result keeps the first 2 KiB, the last 14 KiB and the full output file.`,
+    });
+  }
+  if (progress.chunk !== '') call.reportProgress({ kind: progress.kind, chunk: progress.chunk });
+}
 
 /** 10d: the text of `sandbox_unavailable` — nothing ran, and retrying cannot help. */
 function sandboxUnavailable(reason: string): ToolExecutionError {
