@@ -27,6 +27,7 @@ const lines = createInterface({ input: process.stdin });
 for await (const line of lines) {
   if (line === 'go') break;
 }
+process.stdin.destroy();
 try {
   if (command.kind === 'append') {
     for (let index = 0; index < command.count; index += 1) {
