@@ -8,6 +8,7 @@ import { SessionStoreError } from './session-store-error.js';
  * - `unreachable`: no connection to the server could be made, or it refused the credentials;
  * - `unreadable`: the database file cannot be opened or read (permissions, not a file…);
  * - `read_only`: the database cannot be written;
+ * - `permission_denied`: the database user lacks a privilege the store needs;
  * - `disk_full`: no space left for the database;
  * - `io`: any other input/output failure.
  */
@@ -17,6 +18,7 @@ export type StoreUnavailableReason =
   | 'unreachable'
   | 'unreadable'
   | 'read_only'
+  | 'permission_denied'
   | 'disk_full'
   | 'io';
 
