@@ -2,7 +2,7 @@ import { describeSessionStoreContract } from '@openwork/session-store/contract';
 import type { SessionStore } from '@openwork/session-store';
 import { afterAll } from 'vitest';
 import { PostgresSessionStore } from './index.js';
-import { TEST_DATABASE_URL, adminPool, dropSchemas, postgresSkipReason, throwawaySchema } from './test-support/postgres-test-database.js';
+import { TEST_DATABASE_URL, adminPool, dropSchemas, postgresSkipReason, requireTestDatabaseUrl, throwawaySchema } from './test-support/postgres-test-database.js';
 
 const schemas: string[] = [];
 const skip = postgresSkipReason();
@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 function connect(schema: string, now: () => Date): Promise<PostgresSessionStore> {
-  return PostgresSessionStore.connect({ connectionString: TEST_DATABASE_URL, schema, now, maxConnections: 4 });
+  return PostgresSessionStore.connect({ connectionString: requireTestDatabaseUrl(), schema, now, maxConnections: 4 });
 }
 
 /** The contract on a real server: a peer is another pool (another host), reopen ends the pool and connects again. */

@@ -33,6 +33,12 @@ export function postgresSkipReason(): string | undefined {
   return MISSING;
 }
 
+/** TEST_DATABASE_URL, or an error saying that it is missing (in CI, where the tests must run). */
+export function requireTestDatabaseUrl(): string {
+  if (TEST_DATABASE_URL === '') throw new Error(`${MISSING}. In CI (CI=true) the PostgreSQL tests must run.`);
+  return TEST_DATABASE_URL;
+}
+
 /** A fresh schema name per test, so tests never see each other's tables. */
 export function throwawaySchema(): string {
   return `ow_test_${randomBytes(6).toString('hex')}`;
