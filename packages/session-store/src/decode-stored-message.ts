@@ -11,25 +11,39 @@ import { deepFreeze } from './deep-freeze.js';
  */
 export function decodeStoredMessage(row: MessageRow): StoredMessage {
   const body = parseBody(row);
-  const head = { sessionId: row.sessionId, id: row.id, sequence: row.sequence, createdAt: row.createdAt };
-  const metadata = body['metadata'] === undefined ? {} : { metadata: body['metadata'] };
+  let message: Record<string, unknown>;
   switch (row.role) {
     case 'user':
-      return deepFreeze({ ...head, role: 'user', text: body['text'], ...metadata } as StoredMessage);
+      message = { sessionId: row.sessionId, id: row.id, sequence: row.sequence, createdAt: row.createdAt, role: 'user', text: body['text'] };
+      break;
     case 'assistant':
-      return deepFreeze({ ...head, role: 'assistant', text: body['text'], toolCalls: body['toolCalls'], ...metadata } as StoredMessage);
+      message = {
+        sessionId: row.sessionId,
+        id: row.id,
+        sequence: row.sequence,
+        createdAt: row.createdAt,
+        role: 'assistant',
+        text: body['text'],
+        toolCalls: body['toolCalls'],
+      };
+      break;
     case 'tool':
-      return deepFreeze({
-        ...head,
+      message = {
+        sessionId: row.sessionId,
+        id: row.id,
+        sequence: row.sequence,
+        createdAt: row.createdAt,
         role: 'tool',
         toolCallId: body['toolCallId'],
         toolId: body['toolId'],
         result: body['result'],
-        ...metadata,
-      } as StoredMessage);
+      };
+      break;
     default:
       throw corrupt(row, `unknown role ${JSON.stringify(row.role)}`);
   }
+  if (body['metadata'] !== undefined) message['metadata'] = body['metadata'];
+  return deepFreeze(message as unknown as StoredMessage);
 }
 
 /** The file change stored as artifact `artifactIndex` of the tool message `row` (§8.4). */

@@ -164,7 +164,7 @@ describeWithPostgres('PostgresSessionStore', () => {
       let victim: number | undefined;
       for (let attempt = 0; attempt < 600 && victim === undefined; attempt += 1) {
         const waiting = await admin.query<{ pid: number }>(
-          "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO%file_changes%'",
+          "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO%file_changes%'",
           [applicationName],
         );
         victim = waiting.rows[0]?.pid;

@@ -205,10 +205,32 @@ export class PostgresSessionStore implements SessionStore {
 
   async appendMessage(sessionId: string, message: NewMessage): Promise<StoredMessage> {
     const prepared = prepareMessage(message);
+    // Three round trips inside the transaction: lock the session (and find a message with the
+    // same id), look up the ids the log's rules care about, write everything in one statement.
     return this.#write('appendMessage', async (client) => {
-      const session = await this.#lockSession(client, sessionId);
-      const existing = await this.#sameMessage(client, sessionId, prepared);
-      if (existing !== undefined) return existing;
+      const found = await client.query<SessionColumns & { existing_sequence: number | null; existing_role: string | null; existing_body: string | null; existing_created_at: string | null }>(
+        `SELECT s.id, s.workspace_roots, s.mode, s.agent_role, s.created_at, s.updated_at, s.message_count,
+                m.sequence AS existing_sequence, m.role AS existing_role, m.body AS existing_body, m.created_at AS existing_created_at
+           FROM ${this.#table.sessions} s LEFT JOIN ${this.#table.messages} m ON m.session_id = s.id AND m.id = $2
+          WHERE s.id = $1 FOR UPDATE OF s`,
+        [checkRecordId(sessionId, 'session id'), prepared.id],
+      );
+      const session = found.rows[0];
+      if (session === undefined) throw new SessionNotFoundError(sessionId);
+      if (session.existing_sequence !== null) {
+        // The same id again: the same content is an idempotent retry, other content a conflict.
+        if (session.existing_role !== prepared.role || session.existing_body !== prepared.body) {
+          throw MessageLogRules.messageIdTaken(sessionId, prepared.id, session.existing_sequence);
+        }
+        return decodeStoredMessage({
+          sessionId,
+          id: prepared.id,
+          sequence: session.existing_sequence,
+          role: prepared.role,
+          body: prepared.body,
+          createdAt: session.existing_created_at ?? '',
+        });
+      }
       await this.#checkRules(client, sessionId, prepared);
       return this.#insertMessage(client, session, prepared);
     });
@@ -255,8 +277,10 @@ export class PostgresSessionStore implements SessionStore {
     return this.#write('setUndone', async (client) => {
       // The session's row lock makes compare-then-set atomic across hosts (§8.4).
       const session = await this.#lockSession(client, sessionId);
-      const found = await client.query<{ change_id: string; message_sequence: number; artifact_index: number; undone: boolean }>(
-        `SELECT change_id, message_sequence, artifact_index, undone FROM ${this.#table.fileChanges} WHERE session_id = $1 AND change_id = ANY($2)`,
+      const found = await client.query<ChangeColumns>(
+        `SELECT m.session_id, m.sequence, m.id, m.role, m.body, m.created_at, c.change_id, c.artifact_index, c.undone
+           FROM ${this.#table.fileChanges} c JOIN ${this.#table.messages} m ON m.session_id = c.session_id AND m.sequence = c.message_sequence
+          WHERE c.session_id = $1 AND c.change_id = ANY($2)`,
         [sessionId, changeIds],
       );
       const byId = new Map(found.rows.map((row) => [row.change_id, row]));
@@ -266,19 +290,30 @@ export class PostgresSessionStore implements SessionStore {
         if (change.undone === undone) throw new UndoneConflictError(sessionId, changeId, undone);
         return change;
       });
+      // Rewrite each message once, even when several changes of the batch live in it.
+      const messages = new Map<number, MessageRow>();
       for (const change of changes) {
-        // Re-read the body: two changes of one batch may live in the same message.
-        const current = await this.#messageRow(client, sessionId, change.message_sequence);
-        const body = rewriteArtifactUndone(current, change.artifact_index, undone);
-        await client.query(`UPDATE ${this.#table.messages} SET body = $1 WHERE session_id = $2 AND sequence = $3`, [body, sessionId, change.message_sequence]);
-        await client.query(`UPDATE ${this.#table.fileChanges} SET undone = $1 WHERE session_id = $2 AND change_id = $3`, [undone, sessionId, change.change_id]);
+        const current = messages.get(change.sequence) ?? toMessageRow(change);
+        messages.set(change.sequence, { ...current, body: rewriteArtifactUndone(current, change.artifact_index, undone) });
       }
-      await this.#touch(client, session, storeTimestamp(this.#now));
-      const result: FileChangeRecord[] = [];
-      for (const change of changes) {
-        result.push(decodeFileChange(await this.#messageRow(client, sessionId, change.message_sequence), change.artifact_index));
-      }
-      return result;
+      await client.query(
+        `WITH bodies AS (
+           UPDATE ${this.#table.messages} m SET body = b.body FROM unnest($2::integer[], $3::text[]) AS b (sequence, body)
+            WHERE m.session_id = $1 AND m.sequence = b.sequence
+         ), changes AS (
+           UPDATE ${this.#table.fileChanges} SET undone = $4 WHERE session_id = $1 AND change_id = ANY($5)
+         )
+         UPDATE ${this.#table.sessions} SET updated_at = $6 WHERE id = $1`,
+        [
+          sessionId,
+          [...messages.keys()],
+          [...messages.values()].map((message) => message.body),
+          undone,
+          changeIds,
+          laterTimestamp(session.updated_at, storeTimestamp(this.#now)),
+        ],
+      );
+      return changes.map((change) => decodeFileChange(messages.get(change.sequence) ?? toMessageRow(change), change.artifact_index));
     });
   }
 
@@ -292,95 +327,70 @@ export class PostgresSessionStore implements SessionStore {
     const timestamp = storeTimestamp(this.#now);
     const sequence = session.message_count + 1;
     const row: MessageRow = { sessionId: session.id, id: prepared.id, sequence, role: prepared.role, body: prepared.body, createdAt: timestamp };
-    await client.query(`INSERT INTO ${this.#table.messages} (${MESSAGE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [
-      row.sessionId,
-      row.sequence,
-      row.id,
-      row.role,
-      row.body,
-      row.createdAt,
-    ]);
-    if (prepared.toolCalls.length > 0) {
-      await client.query(
-        `INSERT INTO ${this.#table.toolCalls} (session_id, tool_call_id, tool_id, call_sequence)
-         SELECT $1, call.id, call.tool_id, $2 FROM unnest($3::text[], $4::text[]) AS call (id, tool_id)`,
-        [session.id, sequence, prepared.toolCalls.map((call) => call.id), prepared.toolCalls.map((call) => call.toolId)],
-      );
-    }
-    if (prepared.answeredCall !== null) {
-      await client.query(`UPDATE ${this.#table.toolCalls} SET result_sequence = $1 WHERE session_id = $2 AND tool_call_id = $3`, [
-        sequence,
-        session.id,
-        prepared.answeredCall.id,
-      ]);
-    }
-    if (prepared.fileChanges.length > 0) {
-      await client.query(
-        `INSERT INTO ${this.#table.fileChanges} (session_id, change_id, message_sequence, artifact_index, path, undone)
+    // One statement: the message, the calls it makes, the call it answers, its file changes and the
+    // session's count. Foreign keys are checked at the end of the statement, when all rows exist.
+    await client.query(
+      `WITH message AS (
+         INSERT INTO ${this.#table.messages} (${MESSAGE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
+       ), calls AS (
+         INSERT INTO ${this.#table.toolCalls} (session_id, tool_call_id, tool_id, call_sequence)
+         SELECT $1, call.id, call.tool_id, $2 FROM unnest($7::text[], $8::text[]) AS call (id, tool_id)
+       ), answered AS (
+         UPDATE ${this.#table.toolCalls} SET result_sequence = $2 WHERE session_id = $1 AND tool_call_id = $9
+       ), changes AS (
+         INSERT INTO ${this.#table.fileChanges} (session_id, change_id, message_sequence, artifact_index, path, undone)
          SELECT $1, change.id, $2, change.artifact_index, change.path, change.undone
-           FROM unnest($3::text[], $4::integer[], $5::text[], $6::boolean[]) AS change (id, artifact_index, path, undone)`,
-        [
-          session.id,
-          sequence,
-          prepared.fileChanges.map((change) => change.changeId),
-          prepared.fileChanges.map((change) => change.artifactIndex),
-          prepared.fileChanges.map((change) => change.path),
-          prepared.fileChanges.map((change) => change.undone),
-        ],
-      );
-    }
-    await client.query(`UPDATE ${this.#table.sessions} SET message_count = $1, updated_at = $2 WHERE id = $3`, [
-      sequence,
-      laterTimestamp(session.updated_at, timestamp),
-      session.id,
-    ]);
+           FROM unnest($10::text[], $11::integer[], $12::text[], $13::boolean[]) AS change (id, artifact_index, path, undone)
+       )
+       UPDATE ${this.#table.sessions} SET message_count = $2, updated_at = $14 WHERE id = $1`,
+      [
+        row.sessionId,
+        row.sequence,
+        row.id,
+        row.role,
+        row.body,
+        row.createdAt,
+        prepared.toolCalls.map((call) => call.id),
+        prepared.toolCalls.map((call) => call.toolId),
+        prepared.answeredCall?.id ?? null,
+        prepared.fileChanges.map((change) => change.changeId),
+        prepared.fileChanges.map((change) => change.artifactIndex),
+        prepared.fileChanges.map((change) => change.path),
+        prepared.fileChanges.map((change) => change.undone),
+        laterTimestamp(session.updated_at, timestamp),
+      ],
+    );
     return decodeStoredMessage(row);
   }
 
-  /** The stored message when `prepared` repeats it (same id, same content): an idempotent retry. */
-  async #sameMessage(client: PoolClient, sessionId: string, prepared: PreparedMessage): Promise<StoredMessage | undefined> {
-    const found = await client.query<MessageColumns>(`SELECT ${MESSAGE_COLUMNS} FROM ${this.#table.messages} WHERE session_id = $1 AND id = $2`, [
-      sessionId,
-      prepared.id,
-    ]);
-    const row = found.rows[0];
-    if (row === undefined) return undefined;
-    if (row.role !== prepared.role || row.body !== prepared.body) throw MessageLogRules.messageIdTaken(sessionId, prepared.id, row.sequence);
-    return decodeStoredMessage(toMessageRow(row));
-  }
-
   async #checkRules(client: PoolClient, sessionId: string, prepared: PreparedMessage): Promise<void> {
-    const callIds = [...prepared.toolCalls.map((call) => call.id), ...(prepared.answeredCall === null ? [] : [prepared.answeredCall.id])];
-    const calls =
-      callIds.length === 0
-        ? new Map<string, { tool_id: string; call_sequence: number; result_sequence: number | null }>()
-        : new Map(
-            (
-              await client.query<{ tool_call_id: string; tool_id: string; call_sequence: number; result_sequence: number | null }>(
-                `SELECT tool_call_id, tool_id, call_sequence, result_sequence FROM ${this.#table.toolCalls} WHERE session_id = $1 AND tool_call_id = ANY($2)`,
-                [sessionId, callIds],
-              )
-            ).rows.map((row) => [row.tool_call_id, row]),
-          );
+    const answered = prepared.answeredCall;
+    const callIds = [...prepared.toolCalls.map((call) => call.id), ...(answered === null ? [] : [answered.id])];
+    const changeIds = prepared.fileChanges.map((change) => change.changeId);
+    if (callIds.length === 0 && changeIds.length === 0) return;
+    const found = await client.query<{ kind: 'call' | 'change'; id: string; tool_id: string | null; sequence: number; result_sequence: number | null }>(
+      `SELECT 'call' AS kind, tool_call_id AS id, tool_id, call_sequence AS sequence, result_sequence
+         FROM ${this.#table.toolCalls} WHERE session_id = $1 AND tool_call_id = ANY($2)
+       UNION ALL
+       SELECT 'change', change_id, NULL, message_sequence, NULL
+         FROM ${this.#table.fileChanges} WHERE session_id = $1 AND change_id = ANY($3)`,
+      [sessionId, callIds, changeIds],
+    );
+    const calls = new Map(found.rows.filter((row) => row.kind === 'call').map((row) => [row.id, row]));
+    const changes = new Map(found.rows.filter((row) => row.kind === 'change').map((row) => [row.id, row]));
     for (const call of prepared.toolCalls) {
       const taken = calls.get(call.id);
-      if (taken !== undefined) throw MessageLogRules.toolCallIdTaken(sessionId, call.id, taken.call_sequence);
+      if (taken !== undefined) throw MessageLogRules.toolCallIdTaken(sessionId, call.id, taken.sequence);
     }
-    const answered = prepared.answeredCall;
     if (answered !== null) {
       const call = calls.get(answered.id);
       if (call === undefined) throw MessageLogRules.unknownToolCall(sessionId, answered.id);
-      if (call.tool_id !== answered.toolId) throw MessageLogRules.toolIdMismatch(sessionId, answered.id, call.tool_id, answered.toolId);
+      if (call.tool_id !== answered.toolId) throw MessageLogRules.toolIdMismatch(sessionId, answered.id, call.tool_id ?? '', answered.toolId);
       if (call.result_sequence !== null) throw MessageLogRules.toolResultExists(sessionId, answered.id, call.result_sequence);
     }
-    if (prepared.fileChanges.length > 0) {
-      const taken = await client.query<{ change_id: string; message_sequence: number }>(
-        `SELECT change_id, message_sequence FROM ${this.#table.fileChanges} WHERE session_id = $1 AND change_id = ANY($2)`,
-        [sessionId, prepared.fileChanges.map((change) => change.changeId)],
-      );
-      const first = prepared.fileChanges.find((change) => taken.rows.some((row) => row.change_id === change.changeId));
-      const row = taken.rows.find((candidate) => candidate.change_id === first?.changeId);
-      if (first !== undefined && row !== undefined) throw MessageLogRules.changeIdTaken(sessionId, first.changeId, row.message_sequence);
+    for (const change of prepared.fileChanges) {
+      const taken = changes.get(change.changeId);
+      if (taken !== undefined) throw MessageLogRules.changeIdTaken(sessionId, change.changeId, taken.sequence);
     }
   }
 
@@ -391,20 +401,6 @@ export class PostgresSessionStore implements SessionStore {
     const row = found.rows[0];
     if (row === undefined) throw new SessionNotFoundError(sessionId);
     return row;
-  }
-
-  async #touch(client: PoolClient, session: SessionColumns, timestamp: string): Promise<void> {
-    await client.query(`UPDATE ${this.#table.sessions} SET updated_at = $1 WHERE id = $2`, [laterTimestamp(session.updated_at, timestamp), session.id]);
-  }
-
-  async #messageRow(client: PoolClient, sessionId: string, sequence: number): Promise<MessageRow> {
-    const found = await client.query<MessageColumns>(`SELECT ${MESSAGE_COLUMNS} FROM ${this.#table.messages} WHERE session_id = $1 AND sequence = $2`, [
-      sessionId,
-      sequence,
-    ]);
-    const row = found.rows[0];
-    if (row === undefined) throw new Error(`message ${sequence} of session ${sessionId} vanished inside a transaction`);
-    return toMessageRow(row);
   }
 
   /** One statement outside a transaction (a read, or a write that is one statement). */

@@ -436,6 +436,30 @@ export function describeSessionStoreContract(
         expect((await store.listFileChanges(sessionId)).map((change) => change.undone)).toEqual([false, true]);
       });
 
+      it('undoes a batch whose changes share one tool message, rewriting each artifact', async () => {
+        const store = await create();
+        await store.createSession({ id: 's', workspaceRoots: [ROOT] });
+        await store.appendMessage('s', { role: 'assistant', text: '', toolCalls: [{ id: 'multi', toolId: 'apply_patch', input: {} }] });
+        const artifacts = [fileChange('multi:a', 'a.txt'), { kind: 'note', text: 'between' }, fileChange('multi:b', 'b.txt')];
+        await store.appendMessage('s', { role: 'tool', toolCallId: 'multi', toolId: 'apply_patch', result: ToolResult.success('patched', { artifacts }) });
+        const updated = await store.setUndone('s', { changeIds: ['multi:b', 'multi:a'], undone: true });
+        expect(updated.map((change) => [change.changeId, change.artifactIndex, change.undone])).toEqual([
+          ['multi:b', 2, true],
+          ['multi:a', 0, true],
+        ]);
+        const again = await reopen(store);
+        const [tool] = await again.loadMessages('s', { afterSequence: 1 });
+        expect(tool?.role === 'tool' ? tool.result.artifacts : null).toStrictEqual([
+          { ...artifacts[0], undone: true },
+          artifacts[1],
+          { ...artifacts[2], undone: true },
+        ]);
+        expect((await again.listFileChanges('s')).map((change) => [change.changeId, change.undone])).toEqual([
+          ['multi:a', true],
+          ['multi:b', true],
+        ]);
+      });
+
       it('names an unknown change and rejects malformed updates without changing anything', async () => {
         const { store, sessionId } = await storeWithTurn();
         const unknown = await store
