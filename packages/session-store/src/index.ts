@@ -45,6 +45,7 @@ export { systemClock, storeTimestamp, laterTimestamp, type StoreClock } from './
 export { prepareNewSession, checkSessionChanges, applySessionChanges } from './prepare-session.js';
 export { prepareMessage, type PreparedFileChange, type PreparedMessage, type PreparedToolCall } from './prepared-message.js';
 export type { MessageRow } from './message-row.js';
+export { decodeSessionRow, type SessionRow } from './session-row.js';
 export { decodeStoredMessage, decodeFileChange, rewriteArtifactUndone } from './decode-stored-message.js';
 export { MessageLogRules } from './message-log-rules.js';
 export { checkListSessionsOptions, checkLoadMessagesOptions, checkUndoneUpdate } from './check-store-options.js';

@@ -13,6 +13,7 @@ import {
   checkSessionChanges,
   checkUndoneUpdate,
   decodeFileChange,
+  decodeSessionRow,
   decodeStoredMessage,
   laterTimestamp,
   prepareMessage,
@@ -29,8 +30,8 @@ import {
   type NewSession,
   type PreparedMessage,
   type SessionChanges,
-  type SessionMode,
   type SessionRecord,
+  type SessionRow,
   type SessionStore,
   type StoreClock,
   type StoredMessage,
@@ -41,16 +42,6 @@ import { migratePostgresSchema, quoteIdentifier } from './migrate-postgres-schem
 import { POSTGRES_MIGRATIONS, type PostgresMigration } from './postgres-migrations.js';
 import { DEFAULT_POSTGRES_SCHEMA, type PostgresSessionStoreOptions } from './postgres-session-store-options.js';
 import { isConnectionLoss, toPostgresStoreError } from './postgres-store-error.js';
-
-interface SessionColumns {
-  readonly id: string;
-  readonly workspace_roots: string;
-  readonly mode: string;
-  readonly agent_role: string;
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly message_count: number;
-}
 
 interface MessageColumns {
   readonly session_id: string;
@@ -165,26 +156,26 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async getSession(sessionId: string): Promise<SessionRecord | undefined> {
-    const rows = await this.#query<SessionColumns>('getSession', `SELECT ${SESSION_COLUMNS} FROM ${this.#table.sessions} WHERE id = $1`, [
+    const rows = await this.#query<SessionRow>('getSession', `SELECT ${SESSION_COLUMNS} FROM ${this.#table.sessions} WHERE id = $1`, [
       checkRecordId(sessionId, 'session id'),
     ]);
-    return rows[0] === undefined ? undefined : toSessionRecord(rows[0]);
+    return rows[0] === undefined ? undefined : decodeSessionRow(rows[0]);
   }
 
   async listSessions(options?: ListSessionsOptions): Promise<SessionRecord[]> {
     const { limit } = checkListSessionsOptions(options);
-    const rows = await this.#query<SessionColumns>(
+    const rows = await this.#query<SessionRow>(
       'listSessions',
       `SELECT ${SESSION_COLUMNS} FROM ${this.#table.sessions} ORDER BY updated_at DESC, id LIMIT $1`,
       [limit],
     );
-    return rows.map(toSessionRecord);
+    return rows.map(decodeSessionRow);
   }
 
   async updateSession(sessionId: string, changes: SessionChanges): Promise<SessionRecord> {
     const checked = checkSessionChanges(changes);
     return this.#write('updateSession', async (client) => {
-      const record = applySessionChanges(toSessionRecord(await this.#lockSession(client, sessionId)), checked, storeTimestamp(this.#now));
+      const record = applySessionChanges(decodeSessionRow(await this.#lockSession(client, sessionId)), checked, storeTimestamp(this.#now));
       await client.query(`UPDATE ${this.#table.sessions} SET workspace_roots = $1, mode = $2, agent_role = $3, updated_at = $4 WHERE id = $5`, [
         JSON.stringify(record.workspaceRoots),
         record.mode,
@@ -208,7 +199,7 @@ export class PostgresSessionStore implements SessionStore {
     // Three round trips inside the transaction: lock the session (and find a message with the
     // same id), look up the ids the log's rules care about, write everything in one statement.
     return this.#write('appendMessage', async (client) => {
-      const found = await client.query<SessionColumns & { existing_sequence: number | null; existing_role: string | null; existing_body: string | null; existing_created_at: string | null }>(
+      const found = await client.query<SessionRow & { existing_sequence: number | null; existing_role: string | null; existing_body: string | null; existing_created_at: string | null }>(
         `SELECT s.id, s.workspace_roots, s.mode, s.agent_role, s.created_at, s.updated_at, s.message_count,
                 m.sequence AS existing_sequence, m.role AS existing_role, m.body AS existing_body, m.created_at AS existing_created_at
            FROM ${this.#table.sessions} s LEFT JOIN ${this.#table.messages} m ON m.session_id = s.id AND m.id = $2
@@ -323,7 +314,7 @@ export class PostgresSessionStore implements SessionStore {
     await this.#pool.end();
   }
 
-  async #insertMessage(client: PoolClient, session: SessionColumns, prepared: PreparedMessage): Promise<StoredMessage> {
+  async #insertMessage(client: PoolClient, session: SessionRow, prepared: PreparedMessage): Promise<StoredMessage> {
     const timestamp = storeTimestamp(this.#now);
     const sequence = session.message_count + 1;
     const row: MessageRow = { sessionId: session.id, id: prepared.id, sequence, role: prepared.role, body: prepared.body, createdAt: timestamp };
@@ -394,8 +385,8 @@ export class PostgresSessionStore implements SessionStore {
     }
   }
 
-  async #lockSession(client: PoolClient, sessionId: string): Promise<SessionColumns> {
-    const found = await client.query<SessionColumns>(`SELECT ${SESSION_COLUMNS} FROM ${this.#table.sessions} WHERE id = $1 FOR UPDATE`, [
+  async #lockSession(client: PoolClient, sessionId: string): Promise<SessionRow> {
+    const found = await client.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM ${this.#table.sessions} WHERE id = $1 FOR UPDATE`, [
       checkRecordId(sessionId, 'session id'),
     ]);
     const row = found.rows[0];
@@ -448,18 +439,6 @@ async function inTransaction<T>(pool: Pool, server: string, action: (client: Poo
   } finally {
     client.release(broken ? true : undefined);
   }
-}
-
-function toSessionRecord(row: SessionColumns): SessionRecord {
-  return Object.freeze({
-    id: row.id,
-    workspaceRoots: Object.freeze(JSON.parse(row.workspace_roots) as string[]),
-    mode: row.mode as SessionMode,
-    agentRole: row.agent_role,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    messageCount: row.message_count,
-  });
 }
 
 function toMessageRow(row: MessageColumns): MessageRow {

@@ -15,6 +15,7 @@ import {
   checkSessionChanges,
   checkUndoneUpdate,
   decodeFileChange,
+  decodeSessionRow,
   decodeStoredMessage,
   laterTimestamp,
   prepareMessage,
@@ -31,8 +32,8 @@ import {
   type NewSession,
   type PreparedMessage,
   type SessionChanges,
-  type SessionMode,
   type SessionRecord,
+  type SessionRow,
   type SessionStore,
   type StoreClock,
   type StoredMessage,
@@ -42,16 +43,6 @@ import { openSqliteDatabase } from './open-sqlite-database.js';
 import { SQLITE_MIGRATIONS, type SqliteMigration } from './sqlite-migrations.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, SQLITE_SESSION_FILE_NAME, type SqliteSessionStoreOptions } from './sqlite-session-store-options.js';
 import { toSqliteStoreError } from './sqlite-store-error.js';
-
-interface SessionColumns {
-  readonly id: string;
-  readonly workspace_roots: string;
-  readonly mode: string;
-  readonly agent_role: string;
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly message_count: number;
-}
 
 interface MessageColumns {
   readonly session_id: string;
@@ -144,22 +135,22 @@ export class SqliteSessionStore implements SessionStore {
   async getSession(sessionId: string): Promise<SessionRecord | undefined> {
     return this.#run('getSession', () => {
       const row = this.#sessionRow(checkRecordId(sessionId, 'session id'));
-      return row === undefined ? undefined : toSessionRecord(row);
+      return row === undefined ? undefined : decodeSessionRow(row);
     });
   }
 
   async listSessions(options?: ListSessionsOptions): Promise<SessionRecord[]> {
     return this.#run('listSessions', () => {
       const { limit } = checkListSessionsOptions(options);
-      const rows = this.#statement(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id LIMIT ?`).all(limit ?? -1) as SessionColumns[];
-      return rows.map(toSessionRecord);
+      const rows = this.#statement(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id LIMIT ?`).all(limit ?? -1) as SessionRow[];
+      return rows.map(decodeSessionRow);
     });
   }
 
   async updateSession(sessionId: string, changes: SessionChanges): Promise<SessionRecord> {
     return this.#write('updateSession', () => {
       const checked = checkSessionChanges(changes);
-      const record = applySessionChanges(toSessionRecord(this.#requireSession(sessionId)), checked, storeTimestamp(this.#now));
+      const record = applySessionChanges(decodeSessionRow(this.#requireSession(sessionId)), checked, storeTimestamp(this.#now));
       this.#statement('UPDATE sessions SET workspace_roots = ?, mode = ?, agent_role = ?, updated_at = ? WHERE id = ?').run(
         JSON.stringify(record.workspaceRoots),
         record.mode,
@@ -251,7 +242,7 @@ export class SqliteSessionStore implements SessionStore {
     this.#database.close();
   }
 
-  #insertMessage(session: SessionColumns, prepared: PreparedMessage): StoredMessage {
+  #insertMessage(session: SessionRow, prepared: PreparedMessage): StoredMessage {
     const timestamp = storeTimestamp(this.#now);
     const sequence = session.message_count + 1;
     const row: MessageRow = { sessionId: session.id, id: prepared.id, sequence, role: prepared.role, body: prepared.body, createdAt: timestamp };
@@ -317,15 +308,15 @@ export class SqliteSessionStore implements SessionStore {
     }
   }
 
-  #touch(session: SessionColumns, timestamp: string): void {
+  #touch(session: SessionRow, timestamp: string): void {
     this.#statement('UPDATE sessions SET updated_at = ? WHERE id = ?').run(laterTimestamp(session.updated_at, timestamp), session.id);
   }
 
-  #sessionRow(sessionId: string): SessionColumns | undefined {
-    return this.#statement(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`).get(sessionId) as SessionColumns | undefined;
+  #sessionRow(sessionId: string): SessionRow | undefined {
+    return this.#statement(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`).get(sessionId) as SessionRow | undefined;
   }
 
-  #requireSession(sessionId: string): SessionColumns {
+  #requireSession(sessionId: string): SessionRow {
     const row = this.#sessionRow(checkRecordId(sessionId, 'session id'));
     if (row === undefined) throw new SessionNotFoundError(sessionId);
     return row;
@@ -362,18 +353,6 @@ export class SqliteSessionStore implements SessionStore {
   #write<T>(operation: string, action: () => T): T {
     return this.#run(operation, () => this.#database.transaction(action).immediate());
   }
-}
-
-function toSessionRecord(row: SessionColumns): SessionRecord {
-  return Object.freeze({
-    id: row.id,
-    workspaceRoots: Object.freeze(JSON.parse(row.workspace_roots) as string[]),
-    mode: row.mode as SessionMode,
-    agentRole: row.agent_role,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    messageCount: row.message_count,
-  });
 }
 
 function toMessageRow(row: MessageColumns): MessageRow {
