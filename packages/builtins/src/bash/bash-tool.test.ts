@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CAPTURE_HEAD_BYTES, CAPTURE_TAIL_BYTES } from '@openwork/process-backend';
@@ -178,12 +178,19 @@ describe('timeout and cancellation (§5)', () => {
     const token = `ow-bash-${randomUUID()}`;
     // One daemon keeps the output pipe open, one detaches completely.
     const loop = (name: string): string => `touch ${name}; while :; do sleep 1; done; : ${token}`;
-    const command = `bash -c '${loop('up.1')}' & setsid bash -c '${loop('up.2')}' > /dev/null 2>&1 & until [ -e up.1 ] && [ -e up.2 ]; do sleep 0.05; done; echo started`;
+    // The shell exits only once the test has looked at the process table (it creates `go`).
+    const command = `bash -c '${loop('up.1')}' & setsid bash -c '${loop('up.2')}' > /dev/null 2>&1 & until [ -e up.1 ] && [ -e up.2 ]; do sleep 0.05; done; echo started; until [ -e go ]; do sleep 0.05; done`;
     let seenWhileRunning = 0;
     const result = await fixture.call(
       'bash',
       { command },
-      { progress: (progress) => void (progress.kind === 'stdout' && progress.chunk.includes('started') ? (seenWhileRunning = livingProcessesWith(token).length) : 0) },
+      {
+        progress: (progress) => {
+          if (progress.kind !== 'stdout' || !progress.chunk.includes('started')) return;
+          seenWhileRunning = livingProcessesWith(token).length;
+          writeFileSync(join(fixture.workspace, 'go'), '');
+        },
+      },
     );
     expect(seenWhileRunning).toBeGreaterThanOrEqual(3);
     expect(result.status).toBe('succeeded');
