@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { BubblewrapBackend, SandboxUnavailableError, type PathGrant, type SandboxCommand, type SandboxPolicy, type WrappedCommand } from '@openwork/sandbox';
@@ -362,6 +363,26 @@ describe('bash in workspace-write: git, protected names, grants (issue 13)', () 
     expect(next.sandboxDenied).toBe(true);
     expect(ToolResult.text(next)).toContain(retryHint([{ path: report, access: 'write' }]));
     expect(await readFile(report, 'utf8')).toBe('data\n');
+  });
+
+  it("the call's network setting reaches the sandbox, and no text claims more than it", async () => {
+    const server = createServer((socket) => socket.end('hello from the host\n'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const fixture = await bashFixture();
+      const command = `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3`;
+      const allowed = await fixture.call('bash', { command }, { policy: fixture.policy({ network: 'allow' }) });
+      expect(normalised(ToolResult.text(allowed))).toBe('hello from the host\n[exit 0; duration N ms]');
+      const none = await fixture.call('bash', { command }, { policy: fixture.policy({ network: 'none' }) });
+      const text = ToolResult.text(none);
+      expect(text).not.toContain('hello from the host');
+      expect(text).toMatch(/\[exit 1; duration \d+ ms\]$/);
+      expect(none.sandboxDenied).toBe(false);
+      for (const result of [allowed, none]) expect(ToolResult.text(result)).not.toMatch(/isolat|offline|no network|network (access )?(is )?(disabled|blocked|restricted)/i);
+    } finally {
+      server.close();
+    }
   });
 
   it('leaves no mount points behind on the host', async () => {
