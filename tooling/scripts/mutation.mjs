@@ -12,7 +12,7 @@
  * equivalent mutants are set aside.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -61,17 +61,15 @@ function reportName(target) {
   return `${basename(target.package)}-${basename(target.file).replace(/\.[^.]+$/, '')}`;
 }
 
+/** Runs the Stryker CLI in `cwd`, its output streamed to `logFile` (follow it with `tail -f`). */
 function runStryker(configFile, cwd, logFile) {
   return new Promise((resolvePromise, reject) => {
+    const log = createWriteStream(logFile);
     const child = spawn(process.execPath, [strykerBin, 'run', configFile], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    const chunks = [];
-    child.stdout.on('data', (chunk) => chunks.push(chunk));
-    child.stderr.on('data', (chunk) => chunks.push(chunk));
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
     child.on('error', reject);
-    child.on('close', async (code) => {
-      await writeFile(logFile, Buffer.concat(chunks));
-      resolvePromise(code ?? 1);
-    });
+    child.on('close', (code) => log.end(() => resolvePromise(code ?? 1)));
   });
 }
 
