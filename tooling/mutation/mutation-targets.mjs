@@ -43,6 +43,7 @@ export const mutationTargets = [
     file: 'src/policy/check-access.ts',
     tests: [
       'src/policy/check-access.test.ts',
+      'src/policy/check-access-denials.test.ts',
       'src/policy/with-grants.test.ts',
       'src/policy/resolve-checked-path.test.ts',
       'src/policy/parity-corpus.test.ts',
@@ -51,7 +52,12 @@ export const mutationTargets = [
   {
     package: 'packages/sandbox',
     file: 'src/policy/canonicalize-path.ts',
-    tests: ['src/policy/canonicalize-path.test.ts', 'src/policy/resolve-checked-path.test.ts', 'src/policy/with-grants.test.ts'],
+    tests: [
+      'src/policy/canonicalize-path.test.ts',
+      'src/policy/canonicalize-path-problems.test.ts',
+      'src/policy/resolve-checked-path.test.ts',
+      'src/policy/with-grants.test.ts',
+    ],
   },
   // --- @openwork/fs-backend: atomic writes and the bounded line reader
   {
@@ -68,7 +74,7 @@ export const mutationTargets = [
   {
     package: 'packages/process-backend',
     file: 'src/bounded-capture.ts',
-    tests: ['src/bounded-capture.test.ts', 'src/node-process-backend.test.ts'],
+    tests: ['src/bounded-capture.test.ts', 'src/bounded-capture-edges.test.ts', 'src/node-process-backend.test.ts'],
   },
   {
     package: 'packages/process-backend',
