@@ -4,12 +4,13 @@
  * for the file, so its score says what its own tests prove, and the whole list stays within
  * about half an hour on two cores. New security and bounding code joins this list as it lands.
  *
- * `equivalent` names survivors that change no observable behaviour, matched by mutator, the
- * original source text and the replacement (not by line, so edits elsewhere do not break the
- * match), each with the reason. They are reported separately and left out of the adjusted score;
- * a survivor not listed here is a gap in the tests.
+ * `equivalent` names survivors that change no observable behaviour, each with the reason. A
+ * mutant is matched by its mutator, the original text, the replacement and the whole source line
+ * it sits on (trimmed) — not by line number, so edits elsewhere in the file do not break the
+ * match, while a change of that line makes the mutant count again until someone looks. They are
+ * reported separately and left out of the adjusted score; a survivor not listed is a gap.
  *
- * @typedef {{ mutator: string, original: string, replacement: string, reason: string }} EquivalentMutant
+ * @typedef {{ mutator: string, line: string, original: string, replacement: string, reason: string }} EquivalentMutant
  * @typedef {{ package: string, file: string, tests: string[], equivalent?: EquivalentMutant[] }} MutationTarget
  */
 
@@ -68,7 +69,93 @@ export const mutationTargets = [
   {
     package: 'packages/fs-backend',
     file: 'src/line-splitter.ts',
-    tests: ['src/line-splitter.test.ts', 'src/read-lines.test.ts', 'src/node-file-system.test.ts'],
+    tests: ['src/line-splitter.test.ts', 'src/line-splitter-chunk-boundaries.test.ts', 'src/read-lines.test.ts', 'src/node-file-system.test.ts'],
+    equivalent: [
+      {
+        mutator: 'ConditionalExpression',
+        line: 'if (this.#text === undefined) {',
+        original: 'this.#text === undefined',
+        replacement: 'true',
+        reason: 'decoding again on every access yields the same string: only the cache is lost',
+      },
+      {
+        mutator: 'BooleanLiteral',
+        line: '#delivering = false;',
+        original: 'false',
+        replacement: 'true',
+        reason: 'field initialiser: the constructor always assigns #delivering',
+      },
+      {
+        mutator: 'BooleanLiteral',
+        line: '#stopped = false;',
+        original: 'false',
+        replacement: 'true',
+        reason: 'field initialiser: the constructor always assigns #stopped',
+      },
+      {
+        mutator: 'UnaryOperator',
+        line: '#lineLastByte = -1;',
+        original: '-1',
+        replacement: '+1',
+        reason: '#lineLastByte is read only when #rawLength > 0, i.e. after #append has set it',
+      },
+      {
+        mutator: 'UnaryOperator',
+        line: 'this.#lineLastByte = -1;',
+        original: '-1',
+        replacement: '+1',
+        reason: 'reset after a line: read only when #rawLength > 0, i.e. after #append has set it again',
+      },
+      {
+        mutator: 'ConditionalExpression',
+        line: 'this.#delivering = !this.#stopped && options.firstLine <= 1;',
+        original: '!this.#stopped && options.firstLine <= 1',
+        replacement: 'false',
+        reason: 'for firstLine 1 the skip branch of the first push skips nothing and turns delivering on before any byte is taken',
+      },
+      {
+        mutator: 'EqualityOperator',
+        line: 'this.#delivering = !this.#stopped && options.firstLine <= 1;',
+        original: 'options.firstLine <= 1',
+        replacement: 'options.firstLine < 1',
+        reason: 'same as above: firstLine 1 starts delivering at the first push either way (firstLine is validated >= 1)',
+      },
+      {
+        mutator: 'ArithmeticOperator',
+        line: 'const room = this.#maxLineBytes - this.#keptLength;',
+        original: 'this.#maxLineBytes - this.#keptLength',
+        replacement: 'this.#maxLineBytes + this.#keptLength',
+        reason: 'Buffer#copy never writes past the fixed #kept buffer and the emitted bytes are clamped to it: same kept bytes, same memory',
+      },
+      {
+        mutator: 'ConditionalExpression',
+        line: 'if (room > 0) {',
+        original: 'room > 0',
+        replacement: 'true',
+        reason: 'room is never negative; with room 0 the copy copies nothing',
+      },
+      {
+        mutator: 'EqualityOperator',
+        line: 'if (room > 0) {',
+        original: 'room > 0',
+        replacement: 'room >= 0',
+        reason: 'room is never negative; with room 0 the copy copies nothing',
+      },
+      {
+        mutator: 'ConditionalExpression',
+        line: 'const crlf = terminated && this.#rawLength > 0 && this.#lineLastByte === carriageReturn;',
+        original: 'this.#rawLength > 0',
+        replacement: 'true',
+        reason: 'with #rawLength 0 no byte was appended since the reset, so #lineLastByte is -1, never \\r',
+      },
+      {
+        mutator: 'EqualityOperator',
+        line: 'const crlf = terminated && this.#rawLength > 0 && this.#lineLastByte === carriageReturn;',
+        original: 'this.#rawLength > 0',
+        replacement: 'this.#rawLength >= 0',
+        reason: 'with #rawLength 0 no byte was appended since the reset, so #lineLastByte is -1, never \\r',
+      },
+    ],
   },
   // --- @openwork/process-backend: bounded output and the one terminate path
   {

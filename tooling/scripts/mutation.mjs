@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `pnpm mutation [filter…] [--concurrency N]`: mutation testing of the security and bounding code
+ * `pnpm mutation [filter…] [--concurrency N] [--summary-only]`: mutation testing of the security and bounding code
  * (style.md "Tests that bite"). Runs Stryker with its vitest runner once per file listed in
  * `tooling/mutation/mutation-targets.mjs`, with per-test coverage and only that file's test
  * files, then prints a table of scores and every surviving mutant. A filter keeps the targets
@@ -35,10 +35,12 @@ const { values: flags, positionals: filters } = parseArgs({
   options: {
     concurrency: { type: 'string', default: process.env['MUTATION_CONCURRENCY'] ?? '2' },
     help: { type: 'boolean', default: false },
+    // Re-read the last reports (e.g. after listing an equivalent mutant) without running Stryker.
+    'summary-only': { type: 'boolean', default: false },
   },
 });
 if (flags.help) {
-  console.log('usage: pnpm mutation [filter…] [--concurrency N]\n\ntargets:');
+  console.log('usage: pnpm mutation [filter…] [--concurrency N] [--summary-only]\n\ntargets:');
   for (const target of mutationTargets) console.log(`  ${target.package}/${target.file}`);
   process.exit(0);
 }
@@ -83,9 +85,14 @@ function sourceText(source, location) {
   return source.slice(offset(location.start), offset(location.end));
 }
 
-function isListedEquivalent(target, mutant, original) {
+/** A listed equivalent mutant: same mutator, replacement and original text, on a line reading `line`. */
+function isListedEquivalent(target, mutant, original, sourceLine) {
   return (target.equivalent ?? []).some(
-    (entry) => entry.mutator === mutant.mutatorName && entry.original === original && entry.replacement === mutant.replacement,
+    (entry) =>
+      entry.mutator === mutant.mutatorName &&
+      entry.original === original &&
+      entry.replacement === mutant.replacement &&
+      entry.line === sourceLine.trim(),
   );
 }
 
@@ -102,7 +109,8 @@ async function summarise(target, reportFile) {
     else counts.other += 1;
     if (!undetectedStatuses.has(mutant.status)) continue;
     const original = sourceText(file.source, mutant.location);
-    const equivalent = isListedEquivalent(target, mutant, original);
+    const sourceLine = file.source.split('\n')[mutant.location.start.line - 1] ?? '';
+    const equivalent = isListedEquivalent(target, mutant, original, sourceLine);
     if (equivalent) counts.equivalent += 1;
     survivors.push({ mutant, original, equivalent });
   }
@@ -145,11 +153,16 @@ const failures = [];
 for (const target of selected) {
   const packageDirectory = join(rootDirectory, target.package);
   const name = reportName(target);
+  const reportFile = join(reportDirectory, `${name}.json`);
+  if (flags['summary-only']) {
+    if (existsSync(reportFile)) results.push(await summarise(target, reportFile));
+    else console.warn(`  (no report for ${target.package}/${target.file} yet)`);
+    continue;
+  }
   const tests = target.tests.filter((test) => existsSync(join(packageDirectory, test)));
   for (const missing of target.tests.filter((test) => !tests.includes(test))) {
     console.warn(`  (${target.package}/${missing} does not exist; skipped)`);
   }
-  const reportFile = join(reportDirectory, `${name}.json`);
   const logFile = join(reportDirectory, `${name}.log`);
   const configFile = join(reportDirectory, `${name}.stryker.json`);
   await rm(reportFile, { force: true });
