@@ -166,7 +166,7 @@ export const mutationTargets = [
   {
     package: 'packages/process-backend',
     file: 'src/terminate-process-group.ts',
-    tests: ['src/terminate-process-group.test.ts', 'src/node-process-backend.test.ts'],
+    tests: ['src/terminate-process-group.test.ts', 'src/terminate-process-group-edges.test.ts', 'src/node-process-backend.test.ts'],
   },
   // --- @openwork/tools-contract: the result cut, input parsing, the finalized toolset
   {
@@ -182,6 +182,6 @@ export const mutationTargets = [
   {
     package: 'packages/tools-contract',
     file: 'src/finalized-toolset.ts',
-    tests: ['src/finalized-toolset.test.ts', 'src/tool-registry-builder.test.ts', 'src/tool-progress-reporter.test.ts'],
+    tests: ['src/finalized-toolset.test.ts', 'src/finalized-toolset-guards.test.ts', 'src/tool-registry-builder.test.ts', 'src/tool-progress-reporter.test.ts'],
   },
 ];
