@@ -49,6 +49,29 @@ export const mutationTargets = [
       'src/policy/resolve-checked-path.test.ts',
       'src/policy/parity-corpus.test.ts',
     ],
+    equivalent: [
+      {
+        mutator: 'ConditionalExpression',
+        line: 'if (layout === undefined) {',
+        original: 'layout === undefined',
+        replacement: 'true',
+        reason: 'deriving the layout again for every check gives an equal layout: only the per-policy cache is lost',
+      },
+      {
+        mutator: 'ConditionalExpression',
+        line: "case 'writable-root':",
+        original: "case 'writable-root':\n      return 'inside a writable root but not writable here';",
+        replacement: "case 'writable-root':",
+        reason: 'unreachable: a path classified writable-root is inside a writable entry and outside every read-only and unreadable one, so layoutAllows grants both read and write',
+      },
+      {
+        mutator: 'StringLiteral',
+        line: "return 'inside a writable root but not writable here';",
+        original: "'inside a writable root but not writable here'",
+        replacement: '""',
+        reason: 'unreachable, as above (kept so the switch over PathTier stays exhaustive)',
+      },
+    ],
   },
   {
     package: 'packages/sandbox',

@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAccess, createSandboxPolicy, type SandboxMode } from '../index.js';
+import { checkAccess, createSandboxPolicy, toolSlot, type SandboxMode } from '../index.js';
 
 let root: string;
 let ws: string;
@@ -75,6 +75,38 @@ describe('the reason a denial gives the model (architecture §3.5)', () => {
     const elsewhere = path.join(root, 'elsewhere.txt');
     const workspaceWrite = checkAccess(policy('workspace-write'), elsewhere, 'write', 'file-tool', { tool: 'edit' });
     expect(workspaceWrite.allowed === false && workspaceWrite.message).toBe(escalation(elsewhere, 'outside the writable roots of this session', 'write', 'edit'));
+  });
+
+  it('without a tool name the text keeps the literal {tool} slot for the caller to fill', () => {
+    expect(toolSlot).toBe('{tool}');
+    const key = path.join(home, '.aws', 'credentials');
+    const decision = checkAccess(policy('workspace-write'), key, 'read', 'file-tool');
+    expect(decision.allowed === false && decision.message).toBe(escalation(key, 'a credential path (secrets are unreadable without approval)', 'read', '{tool}'));
+  });
+
+  it('reading a tier 1 path that lies inside a credential path can be granted: escalatable, not the final tier 1 text', () => {
+    // Skills kept below a directory configured as credential (~/.config here).
+    const skills = path.join(home, '.config', 'agent', 'skills');
+    const configured = createSandboxPolicy({ workspaceRoots: [ws], homeDirectory: home, tempRoots: [], skillRoots: [skills], credentialPaths: ['.config'] });
+    const skill = path.join(skills, 'review', 'SKILL.md');
+    expect(checkAccess(configured, skill, 'read', 'file-tool', { tool: 'read' })).toStrictEqual({
+      allowed: false,
+      path: skill,
+      access: 'read',
+      tier: 'hard-protected',
+      sandboxDenied: true,
+      message: escalation(skill, 'protected', 'read', 'read'),
+      suggestedGrant: { path: skill, access: 'read', scope: 'exact' },
+    });
+    // Writing it stays final, whatever is granted.
+    expect(checkAccess(configured, skill, 'write', 'file-tool')).toStrictEqual({
+      allowed: false,
+      path: skill,
+      access: 'write',
+      tier: 'hard-protected',
+      sandboxDenied: false,
+      message: `Permission denied: ${skill} is protected and cannot be changed by tools.`,
+    });
   });
 
   it('an allowed call carries the tier and nothing else', () => {
