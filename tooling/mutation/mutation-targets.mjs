@@ -195,7 +195,7 @@ export const mutationTargets = [
   {
     package: 'packages/tools-contract',
     file: 'src/cut-oversized-result.ts',
-    tests: ['src/cut-oversized-result.test.ts', 'src/finalized-toolset.test.ts'],
+    tests: ['src/cut-oversized-result.test.ts', 'src/cut-oversized-result-edges.test.ts', 'src/finalized-toolset.test.ts'],
   },
   {
     package: 'packages/tools-contract',
