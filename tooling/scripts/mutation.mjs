@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `pnpm mutation [filter…] [--concurrency N] [--summary-only]`: mutation testing of the security and bounding code
+ * `pnpm mutation [filter…] [--concurrency N] [--summary-only] [--report-dir DIR]`: mutation testing of the security and bounding code
  * (style.md "Tests that bite"). Runs Stryker with its vitest runner once per file listed in
  * `tooling/mutation/mutation-targets.mjs`, with per-test coverage and only that file's test
  * files, then prints a table of scores and every surviving mutant. A filter keeps the targets
@@ -25,7 +25,6 @@ const thresholdPercent = 85;
 
 const toolingDirectory = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const rootDirectory = resolve(toolingDirectory, '..');
-const reportDirectory = join(rootDirectory, 'reports', 'mutation');
 const require = createRequire(import.meta.url);
 const strykerBin = join(dirname(require.resolve('@stryker-mutator/core/package.json')), 'bin', 'stryker.js');
 const vitestRunnerPlugin = require.resolve('@stryker-mutator/vitest-runner');
@@ -37,13 +36,16 @@ const { values: flags, positionals: filters } = parseArgs({
     help: { type: 'boolean', default: false },
     // Re-read the last reports (e.g. after listing an equivalent mutant) without running Stryker.
     'summary-only': { type: 'boolean', default: false },
+    // Where reports and logs go (default reports/mutation); another one keeps a "before" set apart.
+    'report-dir': { type: 'string', default: join('reports', 'mutation') },
   },
 });
 if (flags.help) {
-  console.log('usage: pnpm mutation [filter…] [--concurrency N] [--summary-only]\n\ntargets:');
+  console.log('usage: pnpm mutation [filter…] [--concurrency N] [--summary-only] [--report-dir DIR]\n\ntargets:');
   for (const target of mutationTargets) console.log(`  ${target.package}/${target.file}`);
   process.exit(0);
 }
+const reportDirectory = resolve(rootDirectory, flags['report-dir']);
 const concurrency = Number(flags.concurrency);
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   console.error(`--concurrency must be a positive integer, got ${flags.concurrency}`);

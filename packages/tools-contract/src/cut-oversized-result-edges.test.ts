@@ -51,6 +51,18 @@ describe('the fallback cut of §8.2 at its exact boundaries', () => {
     expect(dropped).toBe(`${'w'.repeat(budget)}\n${notSaved(5_000 - budget)}`);
   });
 
+  it('a footer longer than its reserve takes what it needs, with or without the path, and the bound holds', async () => {
+    const tight: ResultLimits = { maxResultBytes: 2_000, footerReserveBytes: 10, maxSpillBytes: 100_000 };
+    const text = 'v'.repeat(5_000);
+    const withoutPath = notSaved(5_000 - (2_000 - bytesOf(notSaved(5_000)) - 1));
+    const expected = `${'v'.repeat(2_000 - bytesOf(notSaved(5_000)) - 1)}\n${withoutPath}`;
+    expect(ToolResult.text(await cutOversizedResult(ToolResult.success(text), 'c', undefined, tight))).toBe(expected);
+    expect(bytesOf(expected)).toBe(2_000);
+    // A path too long for half the result is left out, and the shorter footer still gets its room.
+    const absurd = `/${'s'.repeat(1_500)}`;
+    expect(ToolResult.text(await cutOversizedResult(ToolResult.success(text), 'c', { save: async () => absurd }, tight))).toBe(expected);
+  });
+
   it('a sink that answers with something other than a non-blank string saved nothing usable', async () => {
     const text = 'x'.repeat(3_000);
     for (const answer of [undefined, null, 42, '', '\t']) {
