@@ -82,6 +82,14 @@ export const mutationTargets = [
       'src/policy/resolve-checked-path.test.ts',
       'src/policy/with-grants.test.ts',
     ],
+    equivalent: [
+      { mutator: "StringLiteral", line: "return problemFor('error' in answer ? answer.error : 'EIO', textual, input);", original: "'EIO'", replacement: "\"\"", reason: "unreachable fallback: a realpath probe answers either a real path (returned above) or an error" },
+      { mutator: "StringLiteral", line: "return problemFor('error' in real ? real.error : 'EIO', candidate, input);", original: "'error'", replacement: "\"\"", reason: "only reached when realpath failed, so the answer is an error either way; realpath failing right after lstat succeeded needs a race or a permission root does not lack" },
+      { mutator: "StringLiteral", line: "return problemFor('error' in real ? real.error : 'EIO', candidate, input);", original: "'EIO'", replacement: "\"\"", reason: "unreachable fallback: a realpath probe answers either a real path (returned above) or an error" },
+      { mutator: "StringLiteral", line: "return problemFor('ENOENT', '/', input);", original: "'ENOENT'", replacement: "\"\"", reason: "unreachable: the walk ends at depth 0 on \"/\", which always exists" },
+      { mutator: "StringLiteral", line: "return problemFor('ENOENT', '/', input);", original: "'/'", replacement: "\"\"", reason: "unreachable: the walk ends at depth 0 on \"/\", which always exists" },
+      { mutator: "StringLiteral", line: ": 'EIO';", original: "'EIO'", replacement: "\"\"", reason: "node:fs always rejects with an errno error that has a string code" },
+    ],
   },
   // --- @openwork/fs-backend: atomic writes and the bounded line reader
   {
