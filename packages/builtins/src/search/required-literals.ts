@@ -86,7 +86,7 @@ function analyzeSequence(sequence: readonly PatternNode[]): Facts {
       run = [''];
       continue;
     }
-    const extended = run === undefined ? undefined : product(run, part.language);
+    const extended: readonly string[] | undefined = run === undefined ? undefined : product(run, part.language);
     if (extended === undefined) {
       candidates.push(nonEmpty(run));
       run = part.language;

@@ -63,7 +63,9 @@ export class SearchWorkerPool {
   static reset(): void {
     const current = SearchWorkerPool.#shared;
     SearchWorkerPool.#shared = undefined;
-    void current?.then((pool) => pool?.#close());
+    void current?.then((pool) => {
+      if (pool !== undefined) pool.#close();
+    });
   }
 
   static async #start(): Promise<SearchWorkerPool | undefined> {
