@@ -10,7 +10,7 @@ export const CONTROL_SHOWN_FULL = 1;
 export const CONTROL_PENDING = 2;
 
 /** A worker may have this many full-list characters unwritten before it waits (bounded memory). */
-export const PENDING_LIST_CHARS = 4 * 1024 * 1024;
+export const PENDING_LIST_CHARS = 1024 * 1024;
 /** Size of one full-list message. */
 export const LIST_CHUNK_CHARS = 64 * 1024;
 
