@@ -4,7 +4,7 @@ import type { CheckedPath } from '../context/checked-path.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 import type { SpillWriter } from '../spill/spill-writer.js';
 import { FileScan, type GrepOutputMode } from './file-scan.js';
-import { GrepCollector, type GrepTally } from './grep-collector.js';
+import { GrepCollector, type GrepFileResult, type GrepTally } from './grep-collector.js';
 import type { IgnoreRules } from './ignore-rules.js';
 import type { LineMatcher, LineMatcherSpec } from './line-matcher.js';
 import { scanFileThroughBackend } from './scan-file-through-backend.js';
@@ -41,6 +41,8 @@ export interface GrepRun {
 export class SearchWorkerFailure extends Error {}
 
 let searchIds = 0;
+
+const NO_MATCH: GrepFileResult = Object.freeze({ count: 0, shown: [], outcome: 'searched', stopped: false });
 
 /**
  * Runs one grep (§7.6) and returns its tally: a directory is walked on this thread and its files
@@ -119,6 +121,7 @@ async function runWithWorkers(run: GrepRun, pool: SearchWorkerPool): Promise<Gre
   });
   let failure: string | undefined;
   let inFlight = 0;
+  const batchSeqs = new Map<number, number[]>();
   let wake: (() => void) | undefined;
   const signalChange = () => {
     const resume = wake;
@@ -134,10 +137,14 @@ async function runWithWorkers(run: GrepRun, pool: SearchWorkerPool): Promise<Gre
       case 'list':
         collector.addListText(message.seq, message.text, slot);
         return;
-      case 'file':
-        collector.addResult(message.seq, message);
+      case 'progress': {
+        const seqs = batchSeqs.get(message.batch) ?? [];
+        const reported = new Map(message.results.map((result) => [result.seq, result]));
+        for (const seq of seqs.splice(0, message.processed)) collector.addResult(seq, reported.get(seq) ?? NO_MATCH);
         return;
+      }
       case 'batch':
+        batchSeqs.delete(message.batch);
         inFlight -= 1;
         signalChange();
         return;
@@ -172,7 +179,9 @@ async function runWithWorkers(run: GrepRun, pool: SearchWorkerPool): Promise<Gre
       await waitFor(() => inFlight < pool.size * BATCHES_PER_WORKER || failure !== undefined);
       if (failure !== undefined) return;
       inFlight += 1;
-      pool.postBatch({ type: 'files', searchId, batch: (batchNumber += 1), files: batch });
+      batchNumber += 1;
+      batchSeqs.set(batchNumber, batch.map((file) => file.seq));
+      pool.postBatch({ type: 'files', searchId, batch: batchNumber, files: batch });
       batch = [];
     };
     await walkSearchTree({

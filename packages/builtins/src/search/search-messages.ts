@@ -22,6 +22,15 @@ export interface WorkerFile {
   readonly listPrefix: string;
 }
 
+/** What a worker reports of one file with a match (or cut short). */
+export interface WorkerFileResult {
+  readonly seq: number;
+  readonly count: number;
+  readonly shown: readonly ShownLine[];
+  readonly outcome: FileOutcome;
+  readonly stopped: boolean;
+}
+
 /** Main → worker. */
 export type ToSearchWorker =
   | {
@@ -42,13 +51,17 @@ export type FromSearchWorker =
   | { readonly type: 'ready' }
   | { readonly type: 'list'; readonly searchId: number; readonly seq: number; readonly text: string }
   | {
-      readonly type: 'file';
+      /**
+       * The next `processed` files of the batch, in order, were searched; `results` holds those
+       * with a match or cut short, every other one had no match. Sent before a file's first
+       * piece of full list (so the collector can write it at once) and at the end of the batch.
+       */
+      readonly type: 'progress';
       readonly searchId: number;
-      readonly seq: number;
-      readonly count: number;
-      readonly shown: readonly ShownLine[];
-      readonly outcome: FileOutcome;
-      readonly stopped: boolean;
+      readonly batch: number;
+      readonly processed: number;
+      readonly results: readonly WorkerFileResult[];
     }
+  /** The batch is over; files of it not reported in a `progress` were never started (stopped). */
   | { readonly type: 'batch'; readonly searchId: number; readonly batch: number }
   | { readonly type: 'failed'; readonly searchId: number; readonly message: string };

@@ -15,6 +15,7 @@ import {
   type FromSearchWorker,
   type ToSearchWorker,
   type WorkerFile,
+  type WorkerFileResult,
 } from './search-messages.js';
 
 interface Search {
@@ -47,7 +48,33 @@ function waitForRoom(search: Search): void {
   }
 }
 
-function searchFile(searchId: number, search: Search, file: WorkerFile): void {
+/** Files of the current batch searched but not reported yet. */
+class BatchReport {
+  readonly #searchId: number;
+  readonly #batch: number;
+  #processed = 0;
+  #results: WorkerFileResult[] = [];
+
+  constructor(searchId: number, batch: number) {
+    this.#searchId = searchId;
+    this.#batch = batch;
+  }
+
+  add(result: WorkerFileResult | undefined): void {
+    this.#processed += 1;
+    if (result !== undefined) this.#results.push(result);
+  }
+
+  flush(): void {
+    if (this.#processed === 0) return;
+    post({ type: 'progress', searchId: this.#searchId, batch: this.#batch, processed: this.#processed, results: this.#results });
+    this.#processed = 0;
+    this.#results = [];
+  }
+}
+
+function searchFile(searchId: number, search: Search, file: WorkerFile, report: BatchReport): WorkerFileResult | undefined {
+  let listed = false;
   const scan = new FileScan({
     mode: search.mode,
     matcher: search.matcher,
@@ -56,6 +83,9 @@ function searchFile(searchId: number, search: Search, file: WorkerFile): void {
     listPrefix: file.listPrefix,
     listChunkChars: LIST_CHUNK_CHARS,
     onListText: (text) => {
+      // Earlier files first, so the collector can take this file's list as it comes.
+      if (!listed) report.flush();
+      listed = true;
       Atomics.add(search.control, CONTROL_PENDING + search.slot, text.length);
       post({ type: 'list', searchId, seq: file.seq, text });
       waitForRoom(search);
@@ -63,15 +93,9 @@ function searchFile(searchId: number, search: Search, file: WorkerFile): void {
   });
   const outcome = scanLocalFile(file.path, (region) => scan.region(region));
   const result = scan.finish();
-  post({
-    type: 'file',
-    searchId,
-    seq: file.seq,
-    count: outcome === 'searched' ? result.count : 0,
-    shown: outcome === 'searched' ? result.shown : [],
-    outcome,
-    stopped: result.stopped,
-  });
+  const count = outcome === 'searched' ? result.count : 0;
+  if (count === 0 && !result.stopped) return undefined;
+  return { seq: file.seq, count, shown: outcome === 'searched' ? result.shown : [], outcome, stopped: result.stopped };
 }
 
 function handle(message: ToSearchWorker): void {
@@ -92,13 +116,15 @@ function handle(message: ToSearchWorker): void {
     }
     case 'files': {
       const search = searches.get(message.searchId);
+      const report = new BatchReport(message.searchId, message.batch);
       if (search !== undefined) {
         for (const file of message.files) {
           // §7.6: the limit and cancellation are checked per file; files not started are not reported.
           if (stopRequested(search)) break;
-          searchFile(message.searchId, search, file);
+          report.add(searchFile(message.searchId, search, file, report));
         }
       }
+      report.flush();
       post({ type: 'batch', searchId: message.searchId, batch: message.batch });
       return;
     }
