@@ -9,35 +9,25 @@ export interface AppliedEdit {
 
 /** Applies non-overlapping replacements, given left to right, to `content`. */
 export function applyReplacements(content: string, replacements: readonly Replacement[]): AppliedEdit {
-  const parts: string[] = [];
+  const first = replacements[0];
+  if (first === undefined) return { content, firstRange: { start: 1, end: 1 } };
+  let next = '';
   let cursor = 0;
-  let firstStart = 0;
-  let firstText = '';
-  replacements.forEach((replacement, index) => {
-    parts.push(content.slice(cursor, replacement.start));
-    if (index === 0) {
-      firstStart = parts.reduce((length, part) => length + part.length, 0);
-      firstText = replacement.text;
-    }
-    parts.push(replacement.text);
+  for (const replacement of replacements) {
+    next += content.slice(cursor, replacement.start) + replacement.text;
     cursor = replacement.end;
-  });
-  parts.push(content.slice(cursor));
-  const next = parts.join('');
-  const start = lineOf(next, firstStart);
+  }
+  next += content.slice(cursor);
+  // The first replacement starts at the same offset in the new content as in the old one.
+  const start = 1 + countNewlines(content, 0, first.start);
   // The line of the replacement's last character; a trailing newline belongs to the line it ends.
-  const end = firstText.length === 0 ? start : lineOf(next, firstStart + firstText.length - 1);
+  const end = first.text.length === 0 ? start : start + countNewlines(first.text, 0, first.text.length - 1);
   return { content: next, firstRange: { start, end } };
 }
 
-/** 1-based line of the character at `index`. */
-function lineOf(text: string, index: number): number {
-  let line = 1;
-  let from = 0;
-  for (;;) {
-    const newline = text.indexOf('\n', from);
-    if (newline < 0 || newline >= index) return line;
-    line += 1;
-    from = newline + 1;
-  }
+/** Newlines in `text[from, to)`. */
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let index = text.indexOf('\n', from); index >= 0 && index < to; index = text.indexOf('\n', index + 1)) count += 1;
+  return count;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { applyPatch, diffLines, formatPatch } from 'diff';
+import { applyPatch, diffLines, formatPatch, type StructuredPatch } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,6 +9,7 @@ import {
   diffFileContents,
   parseFileChangeArtifact,
   type FileChangeArtifact,
+  type FileChangeHunk,
   type FileChangeInput,
 } from '../index.js';
 
@@ -29,9 +30,14 @@ function change(before: string | null, after: string, extra: Partial<FileChangeI
   });
 }
 
+/** Our hunks as the `diff` package's `StructuredPatch` (they have its hunk shape). */
+function asPatch(hunks: readonly FileChangeHunk[]): StructuredPatch {
+  return { oldFileName: 'a', newFileName: 'b', oldHeader: undefined, newHeader: undefined, hunks: hunks.map((hunk) => ({ ...hunk, lines: [...hunk.lines] })) };
+}
+
 /** The hunks must turn `before` into `after` for the `diff` package's own patcher. */
 function applyHunks(before: string, artifact: FileChangeArtifact): string | false {
-  return applyPatch(before, { hunks: artifact.change.hunks.map((hunk) => ({ ...hunk, lines: [...hunk.lines] })) });
+  return applyPatch(before, asPatch(artifact.change.hunks));
 }
 
 describe('§8.4 file_change artifact fields', () => {
@@ -95,7 +101,7 @@ describe('§8.4 file_change artifact fields', () => {
       afterContent: 'a\nb\nc',
       undone: false,
     });
-    expect(formatPatch({ oldFileName: 'a', newFileName: 'b', oldHeader: undefined, newHeader: undefined, hunks: [{ ...artifact.change.hunks[0]!, lines: [...artifact.change.hunks[0]!.lines] }] })).toContain('@@ -0,0 +1,3 @@');
+    expect(formatPatch(asPatch(artifact.change.hunks))).toContain('@@ -0,0 +1,3 @@');
   });
 
   it('an empty file created is a change with no lines and no hunks', () => {
@@ -229,7 +235,7 @@ describe('§8.4 diff: Myers, and the prefix/suffix fallback above the trace limi
     expect(outside.hunks[0]).toMatchObject({ oldStart: 1, oldLines: 2000, newStart: 1, newLines: 2000 });
     expect(outside.hunks[0]!.lines.slice(0, 2)).toEqual(['-line 0', '-line 1']);
     expect(outside.hunks[0]!.lines[2000]).toBe('+line 1');
-    expect(applyPatch(before, { hunks: outside.hunks.map((hunk) => ({ ...hunk, lines: [...hunk.lines] })) })).toBe(beyond);
+    expect(applyPatch(before, asPatch(outside.hunks))).toBe(beyond);
   });
 
   it('a 1 MiB rewrite where every line changes is a correct artifact (lines found on one side only never reach Myers)', () => {
@@ -249,6 +255,6 @@ describe('§8.4 diff: Myers, and the prefix/suffix fallback above the trace limi
     const diff = diffFileContents(before, after);
     expect(diff.algorithm).toBe('prefix-suffix');
     expect(diff.hunks).toHaveLength(1);
-    expect(applyPatch(before, { hunks: diff.hunks.map((hunk) => ({ ...hunk, lines: [...hunk.lines] })) })).toBe(after);
+    expect(applyPatch(before, asPatch(diff.hunks))).toBe(after);
   });
 });

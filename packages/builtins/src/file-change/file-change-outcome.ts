@@ -71,7 +71,7 @@ export interface FileChangeFailed {
 
 /**
  * §8.4 `RollbackFailed`: a step failed, and putting back the steps already done failed too. The
- * files in `unrestored` are left as the batch changed them; nothing that an outside writer
+ * files in `unrestored` are not as they were before the batch; nothing that an outside writer
  * changed meanwhile was overwritten by the rollback.
  */
 export interface RollbackFailed {

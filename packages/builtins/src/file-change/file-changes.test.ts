@@ -268,10 +268,12 @@ describe('§8.4 undo and reapply (file_changes)', () => {
         displayPath: 'b.txt',
         leftHash: sha256('b0\n'),
         originalHash: sha256('b1\n'),
-        reason: expect.stringContaining('file changed while edit was being prepared'),
+        reason: 'the file was changed meanwhile (nothing overwritten)',
       },
     ]);
-    expect(rollbackFailed.message).toMatch(/^RollbackFailed: undo stopped at a\.txt \(change call_1\): .* these are left as the undo changed them — b\.txt \(change call_2\): /);
+    expect(rollbackFailed.message).toBe(
+      'RollbackFailed: undo stopped at a.txt (change call_1): the file was changed meanwhile (nothing overwritten). Putting back the files it had already changed failed too — b.txt (change call_2): the file was changed meanwhile (nothing overwritten). Those files are not as they were before the undo; look at them before trying again.',
+    );
   });
 
   it('writes go through the fence: a change in a hard-protected folder is never undone', async () => {
@@ -303,6 +305,14 @@ describe('§8.4 undo and reapply (file_changes)', () => {
       expectSuccess(await reapplyFileChanges({ artifacts: stored(...undo.artifacts) }, world.engine({ mode })));
       expect(await readFile(report, 'utf8')).toBe('final\n');
     }
+  });
+
+  it('an approved change to a sensitive file (tier 3) is undone through its exact grant, in the workspace too', async () => {
+    await mkdir(world.path('.git/hooks'), { recursive: true });
+    const hook = world.path('.git/hooks/pre-commit');
+    const change = await world.change('call_1', hook, '#!/bin/sh\nexit 0\n'); // the write had an approved grant
+    expectSuccess(await undoFileChanges({ artifacts: stored(change) }, world.engine()));
+    expect(await exists(hook)).toBe(false);
   });
 
   it('the grant is exact: a folder on the way swapped for a link is a conflict, and the link target is untouched', async () => {
@@ -358,6 +368,11 @@ describe('undo and reapply requests', () => {
     const damaged = { ...change, change: { ...change.change, beforeContent: 'rm -rf /\n' } };
     const outcome = expectFailure(await undoFileChanges({ artifacts: stored(damaged) }, world.engine()), 'invalid_request');
     expect(outcome.message).toBe('Cannot undo: change call_1: its stored content does not match its hashes (the record is damaged). Nothing was changed.');
+    for (const realPath of [`${world.workspace}/x/../a.txt`, `${world.path('a.txt')}\0`]) {
+      const elsewhere = { ...change, change: { ...change.change, realPath } };
+      const refused = expectFailure(await undoFileChanges({ artifacts: stored(elsewhere) }, world.engine()), 'invalid_request');
+      expect(refused.message).toBe(`Cannot undo: change call_1: realPath ${JSON.stringify(realPath)} is not a canonical absolute path. Nothing was changed.`);
+    }
     const misshapen = expectFailure(await undoFileChanges({ artifacts: [{ kind: 'file_change', change: { changeId: 'x' } }] }, world.engine()), 'invalid_request');
     expect(misshapen.message).toMatch(/^artifacts\[0\] is not a file_change artifact: change\.path: /);
     expect(await world.read('a.txt')).toBe('a1\n');

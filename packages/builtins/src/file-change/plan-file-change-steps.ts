@@ -36,7 +36,7 @@ function sha256Hex(content: string): string {
 /** Why the engine cannot act on this (well-shaped) artifact, or `undefined`. */
 function unusableBecause(change: FileChange, operation: FileChangeOperation): string | undefined {
   const id = change.changeId;
-  if (normalizePathText(change.realPath, '/') !== change.realPath) {
+  if (change.realPath.includes('\0') || normalizePathText(change.realPath, '/') !== change.realPath) {
     return `change ${id}: realPath ${JSON.stringify(change.realPath)} is not a canonical absolute path`;
   }
   if (sha256Hex(change.afterContent) !== change.afterHash || (change.beforeContent !== null && sha256Hex(change.beforeContent) !== change.beforeHash)) {

@@ -131,7 +131,11 @@ async function carryOut(step: FileChangeStep, filesystem: AsyncFileSystem): Prom
   return { step, deletedMode };
 }
 
+/** A step's failure in words; fs-backend's stale-content text speaks of `edit`, so it is said here for any step. */
 function describeError(error: unknown): string {
+  if (StaleContentError.isInstance(error)) {
+    return error.actualHash === null ? 'the file was removed or replaced meanwhile (nothing overwritten)' : 'the file was changed meanwhile (nothing overwritten)';
+  }
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -166,7 +170,7 @@ function failureAfterRollback(
       ok: false,
       code: 'rollback_failed',
       operation,
-      message: `RollbackFailed: ${operation} stopped at ${where}: ${describeError(error)}. Putting back the files already changed failed too, so these are left as the ${operation} changed them — ${left}.`,
+      message: `RollbackFailed: ${operation} stopped at ${where}: ${describeError(error)}. Putting back the files it had already changed failed too — ${left}. Those files are not as they were before the ${operation}; look at them before trying again.`,
       cause: error,
       unrestored,
     };

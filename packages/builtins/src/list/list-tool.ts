@@ -1,6 +1,7 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
 import { defineTool, ToolExecutionError } from '@openwork/tools-contract';
 import * as z from 'zod';
+import { confirmPathUnchanged } from '../context/confirm-path-unchanged.js';
 import { fileSystemFailure } from '../context/file-system-failure.js';
 import { requireCallPolicy } from '../context/require-call-policy.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
@@ -38,6 +39,8 @@ export const listTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
       }
       // A link to a directory is shown as one (`name/`), so the model can list it next.
       const entries = await session.filesystem.readdir(directory.path, { followSymlinks: true, signal: call.signal });
+      const moved = await confirmPathUnchanged(session, directory, 'list');
+      if (moved !== undefined) return moved;
       const names = entries
         .sort((left, right) => compareNames(left.name, right.name))
         .map((entry) => (entry.kind === 'directory' ? `${entry.name}/` : entry.name));

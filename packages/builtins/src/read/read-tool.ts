@@ -1,6 +1,7 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
 import { defineTool, ToolExecutionError } from '@openwork/tools-contract';
 import * as z from 'zod';
+import { confirmPathUnchanged } from '../context/confirm-path-unchanged.js';
 import { fileSystemFailure } from '../context/file-system-failure.js';
 import { requireCallPolicy } from '../context/require-call-policy.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
@@ -55,6 +56,8 @@ export const readTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
         onLine: (line) => page.accept(line),
         signal: call.signal,
       });
+      const moved = await confirmPathUnchanged(session, target, 'read');
+      if (moved !== undefined) return moved;
       const display = target.displayPath;
       const unreadable = page.unreadable;
       if (unreadable !== undefined) {

@@ -33,7 +33,7 @@ describe('builtinRegistry (§3)', () => {
     expect(fixture.toolset.toolIds).toEqual(builtinToolsetConfig('default').tools);
   });
 
-  it('the default and explorer selections follow the roles of §3', async () => {
+  it('the_explorer_exposes_only_the_read_only_role_surface: the default and explorer selections follow §3', async () => {
     expect(BUILTIN_AGENT_TOOLS.default).toEqual(specOrder);
     expect(BUILTIN_AGENT_TOOLS.explorer).toEqual(['read', 'grep', 'glob', 'list', 'bash']);
     const provided = builtinTools().map((tool) => tool.id);

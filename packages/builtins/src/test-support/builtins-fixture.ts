@@ -24,6 +24,8 @@ export interface FixtureOptions {
   /** `false`: no spill directory. */
   readonly spill?: boolean;
   readonly sessionId?: string;
+  /** Skill roots, relative to the temp root (created); hard-protected like the OpenWork home. */
+  readonly skillRoots?: readonly string[];
 }
 
 /**
@@ -65,10 +67,13 @@ export async function createFixture(options: FixtureOptions = {}): Promise<Built
   const openworkHome = join(home, '.openwork');
   const outside = join(root, 'outside');
   await Promise.all([mkdir(workspace), mkdir(home), mkdir(outside)]);
+  const skillRoots = (options.skillRoots ?? []).map((relative) => join(root, relative));
+  for (const skillRoot of skillRoots) await mkdir(skillRoot, { recursive: true });
   const session = new ToolSessionContext({
     workingDirectory: workspace,
     homeDirectory: home,
     openworkHome,
+    skillRoots,
     sandbox: options.sandbox ?? new UnavailableSandboxBackend('tests run the file tools without a kernel sandbox'),
     environment: { PATH: '/usr/bin:/bin', HOME: home },
     filesystem: options.filesystem ?? new NodeFileSystem(),
