@@ -126,12 +126,18 @@ function nonEmpty(set: readonly string[] | undefined): readonly string[] | undef
   return set !== undefined && set.length > 0 && !set.includes('') ? set : undefined;
 }
 
+/** A requirement without members that contain another member (a line with "ab" has "a"). */
+function minimal(set: readonly string[]): readonly string[] {
+  return set.filter((text, index) => !set.some((other, otherIndex) => otherIndex !== index && other !== text && text.includes(other)));
+}
+
 /** The most selective set: the longest shortest member, then the fewest members. */
 function best(candidates: readonly (readonly string[] | undefined)[]): readonly string[] | undefined {
   let chosen: readonly string[] | undefined;
   let chosenScore = 0;
-  for (const candidate of candidates) {
-    if (candidate === undefined || candidate.length === 0 || candidate.includes('')) continue;
+  for (const found of candidates) {
+    if (found === undefined || found.length === 0 || found.includes('')) continue;
+    const candidate = minimal(found);
     const score = Math.min(...candidate.map((text) => Buffer.byteLength(text, 'utf8'))) * 64 - candidate.length;
     if (chosen === undefined || score > chosenScore) {
       chosen = candidate;
