@@ -62,6 +62,8 @@ export class GrepCollector {
   readonly #pending = new Map<number, PendingFile>();
   #next = 0;
   #pumping: Promise<void> | undefined;
+  /** Something arrived while a pump was running: run it again when it ends (no lost wake-up). */
+  #again = false;
   #finalizing = false;
   readonly #groups: GrepGroup[] = [];
   readonly #listed: string[] = [];
@@ -123,9 +125,14 @@ export class GrepCollector {
   }
 
   #schedule(): void {
-    if (this.#pumping !== undefined) return;
+    if (this.#pumping !== undefined) {
+      this.#again = true;
+      return;
+    }
+    this.#again = false;
     this.#pumping = this.#pump().finally(() => {
       this.#pumping = undefined;
+      if (this.#again) this.#schedule();
     });
   }
 

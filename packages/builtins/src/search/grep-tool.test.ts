@@ -95,6 +95,25 @@ describe('grep (§7.6)', () => {
     expect(full).toEqual(names.flatMap((name) => Array.from({ length: 60 }, (_, line) => `${name}:${(line + 1) * 2}:line ${(line + 1) * 2} needle`)));
   });
 
+  it('writes a long full list in walk order while the workers wait for it (no stall)', async () => {
+    // About 9 MB of full list from 240 files, files without a match between them: far more than
+    // the workers may have unwritten, so they wait for the writer, file after file.
+    const expected: string[] = [];
+    for (let file = 0; file < 240; file += 1) {
+      const name = `big/f${String(file).padStart(3, '0')}.txt`;
+      if (file % 3 === 1) {
+        await put(name, lines(50, 1000, 'none'));
+        continue;
+      }
+      await put(name, lines(1000, 1, 'a matching line with some text after it'));
+      for (let line = 1; line <= 1000; line += 1) expected.push(`${name}:${line}:line ${line} a matching line with some text after it`);
+    }
+    const result = await fixture.call('grep', { pattern: 'matching' }, { callId: 'stream' });
+    const text = ToolResult.text(result);
+    expect(text.split('\n').at(-1)).toBe('[showing 250 of 160000 matching lines in 160 files; full list saved to ~/.openwork/spill/session-1/stream.txt]');
+    expect((await readFile(spillPath('stream'), 'utf8')).trimEnd().split('\n')).toEqual(expected);
+  });
+
   it('cuts long matching lines to 2,000 bytes with a marker, and keeps the result under 32,000 bytes', async () => {
     const long = `${'é'.repeat(1500)}needle${'z'.repeat(100)}`;
     await put('wide.txt', `${long}\nshort needle\n`);

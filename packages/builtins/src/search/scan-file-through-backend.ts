@@ -22,7 +22,8 @@ export async function scanFileThroughBackend(
   signal: AbortSignal,
 ): Promise<FileOutcome> {
   try {
-    const stat = await filesystem.stat(path);
+    // The walk saw a plain file here; a link in its place now was put there since: skip it.
+    const stat = await filesystem.lstat(path);
     if (stat.kind !== 'file') return 'unreadable';
     if (stat.size > MAX_SEARCH_LINE_BYTES) {
       const probe = new LongLineProbe();
