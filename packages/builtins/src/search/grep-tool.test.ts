@@ -160,7 +160,7 @@ describe('grep (§7.6)', () => {
     // system holds the fifth file until that deadline has passed, so exactly four files count.
     let deadline = 0;
     const slow = interceptingFileSystem(async (operation, args) => {
-      if ((operation === 'readChunks' || operation === 'stat') && String(args[0]).endsWith('/f4.txt')) {
+      if (operation === 'lstat' && String(args[0]).endsWith('/f4.txt')) {
         while (Date.now() <= deadline + 5) await new Promise((resolve) => setTimeout(resolve, 5));
       }
     });
