@@ -45,6 +45,16 @@ export interface BubblewrapRendering {
 const processFlags = ['--unshare-pid', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'] as const;
 
 /**
+ * Network (issue 19, spec §7.9): `allow` shares the host's network, exactly as Seatbelt's default
+ * profile does, so both backends behave the same. `none` is a new network namespace with only its
+ * own loopback: nothing on the host or beyond is reachable over IP. Unix sockets reachable through
+ * the file system (an ssh-agent, docker.sock) still connect — README, known limits.
+ */
+function networkFlags(network: SandboxLayout['network']): readonly string[] {
+  return network === 'none' ? ['--unshare-net'] : [];
+}
+
+/**
  * Kernel settings stay read-only. Without capabilities root still owns the files below
  * `/proc/sys` (mode 0644), and bwrap 0.8 run as root does not cover them (its own check asks for
  * write access to the 0555 directory, which fails without CAP_DAC_OVERRIDE, and skips it): a
@@ -154,13 +164,19 @@ export function renderBubblewrapArguments(
   /** Pinned host paths (bound onto themselves), and the missing directories among them. */
   const pins = new Set<string>();
   const directoryMountPoints: string[] = [];
-  /** Pin every directory between the writable mount that holds `target` and `target` itself. */
+  /**
+   * Pin every directory between the outermost writable mount that holds `target` and `target`
+   * itself. Outermost, not nearest: with a workspace inside a temp root, `mv /tmp/x /tmp/y`
+   * otherwise carried the workspace mount and its protected mounts away (a directory that only
+   * contains a mount point can be renamed). Writable mounts on the way are mount points already.
+   */
   const pinAncestors = (target: string, missingChain: readonly string[]): void => {
     const container = writableMounts
       .filter((mount) => mount.scope === 'subtree' && mount.path !== target && isInsideScopedPath(target, mount))
-      .sort((a, b) => depth(b.path) - depth(a.path))[0];
+      .sort((a, b) => depth(a.path) - depth(b.path))[0];
     if (container === undefined) return;
     for (let ancestor = parentOf(target); ancestor !== container.path && ancestor !== '/'; ancestor = parentOf(ancestor)) {
+      if (writableMounts.some((mount) => mount.path === ancestor)) continue;
       pins.add(ancestor);
       if (missingChain.includes(ancestor)) directoryMountPoints.push(ancestor);
     }
@@ -309,7 +325,7 @@ export function renderBubblewrapArguments(
   destinations.push(...pinned);
 
   return {
-    arguments: [...processFlags, ...mounts, '--chdir', command.cwd, '--', ...command.argv],
+    arguments: [...processFlags, ...networkFlags(layout.network), ...mounts, '--chdir', command.cwd, '--', ...command.argv],
     createdMountPoints: [...new Set(created)],
     fileMountPoints,
     directoryMountPoints: [...new Set(directoryMountPoints)].sort((a, b) => depth(a) - depth(b)),

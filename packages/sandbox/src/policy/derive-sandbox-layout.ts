@@ -82,5 +82,7 @@ export function deriveSandboxLayout(policy: SandboxPolicy): SandboxLayout {
     readableGrants: Object.freeze(uniqueScoped(readableGrants)),
     writableGrants: Object.freeze(uniqueScoped(writableGrants)),
     deviceFiles: Object.freeze(defaultDeviceFiles.map((device) => Object.freeze({ path: device, scope: 'exact' as const }))),
+    network: policy.network,
+    letterCase: policy.letterCase,
   });
 }
