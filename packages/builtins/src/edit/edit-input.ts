@@ -54,10 +54,8 @@ export function editEntries(input: EditInput): { form: EditForm; entries: EditEn
 /** Exactly one form: `oldString` + `newString` (with `replaceAll`), or `edits`. */
 function requireOneForm(input: { oldString?: string | undefined; newString?: string | undefined; replaceAll: boolean; edits?: unknown }, context: z.RefinementCtx): void {
   if (input.edits !== undefined) {
-    for (const field of ['oldString', 'newString'] as const) {
-      if (input[field] !== undefined) {
-        context.addIssue({ code: 'custom', path: [field], message: 'send either oldString and newString (one replacement) or edits (several), not both; put this text in an entry of edits' });
-      }
+    if (input.oldString !== undefined || input.newString !== undefined) {
+      context.addIssue({ code: 'custom', path: ['edits'], message: 'send either oldString and newString (one replacement) or edits (several), not both' });
     }
     if (input.replaceAll) context.addIssue({ code: 'custom', path: ['replaceAll'], message: 'with edits, set replaceAll on each entry that needs it instead' });
     return;
