@@ -36,11 +36,12 @@ const LINE_NUMBER_PREFIX = /^ *\d+\t/;
 const ELISION = /^\s*(?:\/\/|#|\/\*|<!--|--)?\s*(?:\.\.\.|…)(?:.*(?:\.\.\.|…))?\s*(?:\*\/|-->)?\s*$|\.\.\.\s*(?:existing|rest of|unchanged)/i;
 
 /**
- * The region of `content` most similar to `oldString`, line by line (each line compared without
- * indentation, with runs of whitespace collapsed and typographic characters made plain, by the
- * Dice coefficient of character pairs), or `undefined` when nothing reaches the threshold.
- * Bounded work: candidate places come from lines equal to a line of oldString, plus the best
- * places for its most distinctive line.
+ * The region of `content` most similar to `oldString`, or `undefined` when nothing reaches the
+ * threshold. Lines are compared without indentation, with runs of whitespace collapsed and
+ * typographic characters made plain, by the Dice coefficient of character pairs. Bounded work:
+ * candidate places come from lines equal to a line of oldString and from the best places for its
+ * most distinctive line; the best few are then aligned line by line, allowing a few lines missing
+ * or added on either side, and the alignment says what differs.
  */
 export function findClosestRegion(content: string, oldString: string): ClosestRegion | undefined {
   const fileLines = splitFileLines(content).map((line) => line.text);
@@ -53,38 +54,125 @@ export function findClosestRegion(content: string, oldString: string): ClosestRe
     hints.push('oldString starts its lines with line numbers as read shows them ("12\\t"); leave those out');
     model = numbered.map((line) => line.replace(LINE_NUMBER_PREFIX, ''));
   }
+  // An elided oldString spans text it does not spell out: locate it by the lines before the gap.
   const elided = model.findIndex((line) => ELISION.test(line));
-  if (elided >= 0) hints.push(`line ${elided + 1} of oldString (${quote(model[elided] ?? '')}) stands for omitted text; oldString must spell out every line it replaces`);
+  if (elided >= 0) {
+    hints.push(`line ${elided + 1} of oldString (${quote(model[elided]?.trim() ?? '')}) stands for omitted text; oldString must spell out every line it replaces`);
+    model = elided > 0 ? model.slice(0, elided) : model.slice(elided + 1);
+  }
   const compared = model.slice(0, MAX_COMPARED_LINES);
-  if (compared.length === 0) return undefined;
+  if (compared.length === 0 || compared.every((line) => line.trim() === '')) return undefined;
 
   const fileKeys = fileLines.map(comparisonKey);
   const modelKeys = compared.map(comparisonKey);
   const scorer = new Similarity();
-  let best: { start: number; score: number } | undefined;
+  const ranked: { start: number; score: number }[] = [];
   for (const start of seeds(fileKeys, modelKeys, scorer)) {
     let total = 0;
     for (let offset = 0; offset < modelKeys.length; offset += 1) {
       const fileKey = fileKeys[start + offset];
       if (fileKey !== undefined) total += scorer.lines(modelKeys[offset] ?? '', fileKey);
     }
-    const score = total / modelKeys.length;
-    if (best === undefined || score > best.score || (score === best.score && start < best.start)) best = { start, score };
+    ranked.push({ start, score: total / modelKeys.length });
   }
-  if (best === undefined || best.score < SIMILARITY_THRESHOLD) return undefined;
+  ranked.sort((a, b) => b.score - a.score || a.start - b.start);
+  let best: Alignment | undefined;
+  for (const { start } of ranked.slice(0, ALIGNED_CANDIDATES)) {
+    const alignment = align(modelKeys, fileKeys, start, scorer);
+    if (alignment !== undefined && (best === undefined || alignment.score > best.score || (alignment.score === best.score && alignment.first < best.first))) best = alignment;
+  }
+  if (best === undefined || best.score / modelKeys.length < SIMILARITY_THRESHOLD) return undefined;
 
-  const start = best.start;
-  const end = Math.min(fileLines.length, start + compared.length) - 1;
-  const comparison = compareLines(compared, fileLines, start);
-  const firstDifference = comparison.firstDifferentLine ?? start;
-  const firstShown = end - start + 1 <= CLOSEST_REGION_MAX_LINES ? start : Math.max(start, Math.min(firstDifference - 1, end + 1 - CLOSEST_REGION_MAX_LINES));
-  const shownLines = fileLines.slice(firstShown, Math.min(end + 1, firstShown + CLOSEST_REGION_MAX_LINES)).map(cutLine);
+  const comparison = describeAlignment(best, compared, fileLines);
+  const differences = elided >= 0 ? hints : [...hints, ...comparison.differences];
+  const { first, last } = best;
+  const firstDifference = comparison.firstDifferentLine ?? first;
+  const firstShown = last - first + 1 <= CLOSEST_REGION_MAX_LINES ? first : Math.max(first, Math.min(firstDifference - 1, last + 1 - CLOSEST_REGION_MAX_LINES));
+  const shownLines = fileLines.slice(firstShown, Math.min(last + 1, firstShown + CLOSEST_REGION_MAX_LINES)).map(cutLine);
   return {
-    region: { start: start + 1, end: end + 1 },
+    region: { start: first + 1, end: last + 1 },
     firstShownLine: firstShown + 1,
     shownLines,
-    differences: [...hints, ...comparison.differences].slice(0, MAX_DIFFERENCES),
+    differences: differences.slice(0, MAX_DIFFERENCES),
   };
+}
+
+/** One step of an alignment: a model line with a file line, or either one alone. */
+type AlignmentStep = { readonly model: number; readonly file: number } | { readonly model: number; readonly file?: undefined } | { readonly model?: undefined; readonly file: number };
+
+/** oldString's lines aligned with file lines `first..last` (0-based); `score` as `align` computes it. */
+interface Alignment {
+  readonly score: number;
+  readonly first: number;
+  readonly last: number;
+  readonly steps: readonly AlignmentStep[];
+}
+
+/** Lines the alignment may reach before and after a candidate place. */
+const ALIGNMENT_SLACK = 3;
+/** Candidate places aligned in full. */
+const ALIGNED_CANDIDATES = 3;
+/** What a line of oldString with no counterpart, or a file line oldString leaves out, costs. */
+const GAP_COST = 0.1;
+/** Lines less alike than this are a line missing on each side rather than one changed line. */
+const MIN_PAIRED_SIMILARITY = 0.4;
+
+/**
+ * Every line of oldString aligned with file lines near `start` (semi-global: file lines before and
+ * after the aligned span are free), maximising the sum of line similarities minus gap costs.
+ */
+function align(modelKeys: readonly string[], fileKeys: readonly string[], start: number, scorer: Similarity): Alignment | undefined {
+  const from = Math.max(0, start - ALIGNMENT_SLACK);
+  const to = Math.min(fileKeys.length, start + modelKeys.length + ALIGNMENT_SLACK);
+  const rows = modelKeys.length + 1;
+  const columns = to - from + 1;
+  const score = new Float64Array(rows * columns);
+  const move = new Uint8Array(rows * columns); // 1 pair, 2 model line alone, 3 file line skipped
+  for (let row = 1; row < rows; row += 1) {
+    score[row * columns] = score[(row - 1) * columns]! - GAP_COST;
+    move[row * columns] = 2;
+    for (let column = 1; column < columns; column += 1) {
+      const similarity = scorer.lines(modelKeys[row - 1] ?? '', fileKeys[from + column - 1] ?? '');
+      let best = score[(row - 1) * columns + column]! - GAP_COST;
+      let step = 2;
+      if (similarity >= MIN_PAIRED_SIMILARITY && score[(row - 1) * columns + column - 1]! + similarity > best) {
+        best = score[(row - 1) * columns + column - 1]! + similarity;
+        step = 1;
+      }
+      if (score[row * columns + column - 1]! - GAP_COST > best) {
+        best = score[row * columns + column - 1]! - GAP_COST;
+        step = 3;
+      }
+      score[row * columns + column] = best;
+      move[row * columns + column] = step;
+    }
+  }
+  let column = 0;
+  for (let candidate = 1; candidate < columns; candidate += 1) {
+    if (score[(rows - 1) * columns + candidate]! > score[(rows - 1) * columns + column]!) column = candidate;
+  }
+  const total = score[(rows - 1) * columns + column]!;
+  const steps: AlignmentStep[] = [];
+  for (let row = rows - 1; row > 0; ) {
+    const step = move[row * columns + column];
+    if (step === 1) {
+      steps.push({ model: row - 1, file: from + column - 1 });
+      row -= 1;
+      column -= 1;
+    } else if (step === 3) {
+      steps.push({ file: from + column - 1 });
+      column -= 1;
+    } else {
+      steps.push({ model: row - 1 });
+      row -= 1;
+    }
+  }
+  steps.reverse();
+  const paired = steps.filter((step) => step.model !== undefined && step.file !== undefined);
+  const first = paired[0]?.file;
+  const last = paired[paired.length - 1]?.file;
+  if (first === undefined || last === undefined) return undefined;
+  return { score: total, first, last, steps };
 }
 
 /** oldString's lines, without the empty ones a leading or trailing line break makes. */
@@ -175,49 +263,71 @@ class Similarity {
   }
 }
 
-/** Line by line from `start`: the first line that differs and what differs, in words. */
-function compareLines(model: readonly string[], fileLines: readonly string[], start: number): { firstDifferentLine: number | undefined; differences: string[] } {
+/** The alignment in words: the first file line that differs, and what differs. */
+function describeAlignment(alignment: Alignment, model: readonly string[], fileLines: readonly string[]): { firstDifferentLine: number | undefined; differences: string[] } {
   const differences: string[] = [];
+  const indentations: { line: number; file: string; model: string }[] = [];
   let firstDifferentLine: number | undefined;
-  for (let offset = 0; offset < model.length && differences.length < MAX_DIFFERENCES; offset += 1) {
-    const index = start + offset;
-    const wanted = model[offset] ?? '';
-    const actual = fileLines[index];
-    if (actual === undefined) {
-      firstDifferentLine ??= index;
-      differences.push(`oldString goes on past the end of the file (its line ${offset + 1}, ${quote(wanted)}, has no counterpart)`);
-      break;
-    }
-    if (wanted === actual || wanted.trimEnd() === actual.trimEnd()) continue;
-    firstDifferentLine ??= index;
-    const lineNumber = index + 1;
-    if (wanted.trim() === actual.trim()) {
+  let previousFile: number | undefined;
+  for (const step of alignment.steps) {
+    if (differences.length >= MAX_DIFFERENCES) break;
+    if (step.file === undefined) {
+      const wanted = model[step.model] ?? '';
+      firstDifferentLine ??= previousFile ?? alignment.first;
       differences.push(
-        `line ${lineNumber} is indented with ${describeIndentation(leadingWhitespace(actual))} in the file, ${describeIndentation(leadingWhitespace(wanted))} in oldString`,
+        previousFile === undefined
+          ? `oldString starts with a line the file does not have there: ${quote(wanted.trim())}`
+          : `oldString has a line the file does not have after line ${previousFile + 1}: ${quote(wanted.trim())}`,
       );
       continue;
     }
-    if (plainTypography(wanted).trim() === plainTypography(actual).trim()) {
-      differences.push(`line ${lineNumber} has different quote, dash or space characters: the file has ${quote(actual.trim())}, oldString ${quote(wanted.trim())}`);
-      continue;
-    }
-    if (comparisonKey(wanted) === comparisonKey(actual)) {
-      differences.push(`line ${lineNumber} spaces its text differently: the file has ${quote(actual.trim())}, oldString ${quote(wanted.trim())}`);
-      continue;
-    }
-    const nextWanted = model[offset + 1];
-    if (nextWanted !== undefined && comparisonKey(nextWanted) === comparisonKey(actual) && comparisonKey(actual) !== '') {
-      differences.push(`oldString has a line the file does not have before line ${lineNumber}: ${quote(wanted.trim())}`);
-      break;
-    }
-    const nextActual = fileLines[index + 1];
-    if (nextActual !== undefined && comparisonKey(nextActual) === comparisonKey(wanted) && comparisonKey(wanted) !== '') {
+    previousFile = step.file;
+    const actual = fileLines[step.file] ?? '';
+    const lineNumber = step.file + 1;
+    if (step.model === undefined) {
+      firstDifferentLine ??= step.file;
       differences.push(`oldString leaves out line ${lineNumber} of the file: ${quote(actual.trim())}`);
-      break;
+      continue;
     }
-    differences.push(`line ${lineNumber} differs: the file has ${excerptAtDifference(actual, wanted)}, oldString ${excerptAtDifference(wanted, actual)}`);
+    const wanted = model[step.model] ?? '';
+    if (wanted === actual || wanted.trimEnd() === actual.trimEnd()) continue;
+    firstDifferentLine ??= step.file;
+    if (wanted.trim() === actual.trim()) {
+      const indentation = { line: lineNumber, file: leadingWhitespace(actual), model: leadingWhitespace(wanted) };
+      if (indentations.length === 0) differences.push(INDENTATION_PLACEHOLDER);
+      indentations.push(indentation);
+    } else if (plainTypography(wanted).trim() === plainTypography(actual).trim()) {
+      differences.push(`line ${lineNumber} has different quote, dash or space characters: the file has ${quote(actual.trim())}, oldString ${quote(wanted.trim())}`);
+    } else if (comparisonKey(wanted) === comparisonKey(actual)) {
+      differences.push(`line ${lineNumber} spaces its text differently: the file has ${quote(actual.trim())}, oldString ${quote(wanted.trim())}`);
+    } else {
+      differences.push(`line ${lineNumber} differs: the file has ${excerptAtDifference(actual, wanted)}, oldString ${excerptAtDifference(wanted, actual)}`);
+    }
   }
-  return { firstDifferentLine, differences };
+  const at = differences.indexOf(INDENTATION_PLACEHOLDER);
+  if (at >= 0) differences.splice(at, 1, ...describeIndentations(indentations));
+  return { firstDifferentLine, differences: differences.slice(0, MAX_DIFFERENCES) };
+}
+
+const INDENTATION_PLACEHOLDER = '\u0000indentation';
+
+/**
+ * Lines whose only difference is indentation: one sentence when the file uses tabs where
+ * oldString has spaces (or the other way round) on every such line — the classic cause — else
+ * one sentence per line.
+ */
+function describeIndentations(indentations: readonly { line: number; file: string; model: string }[]): string[] {
+  const only = (text: string, character: string) => text !== '' && [...text].every((unit) => unit === character);
+  const tabsInFile = indentations.every((entry) => only(entry.file, '\t') && only(entry.model, ' '));
+  const spacesInFile = indentations.every((entry) => only(entry.file, ' ') && only(entry.model, '\t'));
+  if (indentations.length > 1 && (tabsInFile || spacesInFile)) {
+    const lines = indentations.map((entry) => entry.line);
+    const listed = lines.length > 5 ? `${lines.slice(0, 5).join(', ')} and ${lines.length - 5} more` : `${lines.slice(0, -1).join(', ')} and ${lines[lines.length - 1]}`;
+    return [`lines ${listed} are indented with ${tabsInFile ? 'tabs' : 'spaces'} in the file, ${tabsInFile ? 'spaces' : 'tabs'} in oldString`];
+  }
+  return indentations.map(
+    (entry) => `line ${entry.line} is indented with ${describeIndentation(entry.file)} in the file, ${describeIndentation(entry.model)} in oldString`,
+  );
 }
 
 /** `text` around the first character where it differs from `other`, quoted. */

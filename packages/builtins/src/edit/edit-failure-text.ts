@@ -52,7 +52,7 @@ function describeFailure(context: EditFailureContext, failure: EditPlanFailure, 
         start === end
           ? `at line ${start}`
           : region.shownLines.length < end - start + 1
-            ? `at lines ${start}-${end}; lines ${region.firstShownLine}-${shownEnd}, where it starts to differ, are`
+            ? `at lines ${start}-${end}; here are lines ${region.firstShownLine}-${shownEnd}, around where it differs`
             : `at lines ${start}-${end}`;
       const numbered = region.shownLines.map((line, offset) => `${region.firstShownLine + offset}\t${line}`).join('\n');
       const differs = region.differences.length === 0 ? '' : `What differs: ${region.differences.join('; ')}.`;
