@@ -47,15 +47,24 @@ export function findClosestRegion(content: string, oldString: string): ClosestRe
   const fileLines = splitFileLines(content).map((line) => line.text);
   if (content.endsWith('\n')) fileLines.pop();
   if (fileLines.length === 0) return undefined;
+  const fileKeys = fileLines.map(comparisonKey);
+  const fileKeySet = new Set(fileKeys);
+  const inFile = (lines: readonly string[]) => lines.filter((line) => line.trim() !== '' && fileKeySet.has(comparisonKey(line))).length;
   const numbered = modelLines(oldString);
   const hints: string[] = [];
   let model = numbered;
+  // read's prefixes: every line has one, and without them more lines are found in the file (a
+  // file whose own lines start with a number and a tab, like TSV, is not misread).
   if (numbered.some((line) => line.trim() !== '') && numbered.every((line) => line.trim() === '' || LINE_NUMBER_PREFIX.test(line))) {
-    hints.push('oldString starts its lines with line numbers as read shows them ("12\\t"); leave those out');
-    model = numbered.map((line) => line.replace(LINE_NUMBER_PREFIX, ''));
+    const stripped = numbered.map((line) => line.replace(LINE_NUMBER_PREFIX, ''));
+    if (inFile(stripped) > inFile(numbered)) {
+      hints.push('oldString starts its lines with line numbers as read shows them ("12\\t"); leave those out');
+      model = stripped;
+    }
   }
   // An elided oldString spans text it does not spell out: locate it by the lines before the gap.
-  const elided = model.findIndex((line) => ELISION.test(line));
+  // A line the file really has (a Python `...` body) is not an elision.
+  const elided = model.findIndex((line) => ELISION.test(line) && !fileKeySet.has(comparisonKey(line)));
   if (elided >= 0) {
     hints.push(`line ${elided + 1} of oldString (${quote(model[elided]?.trim() ?? '')}) stands for omitted text; oldString must spell out every line it replaces`);
     model = elided > 0 ? model.slice(0, elided) : model.slice(elided + 1);
@@ -63,7 +72,6 @@ export function findClosestRegion(content: string, oldString: string): ClosestRe
   const compared = model.slice(0, MAX_COMPARED_LINES);
   if (compared.length === 0 || compared.every((line) => line.trim() === '')) return undefined;
 
-  const fileKeys = fileLines.map(comparisonKey);
   const modelKeys = compared.map(comparisonKey);
   const scorer = new Similarity();
   const ranked: { start: number; score: number }[] = [];

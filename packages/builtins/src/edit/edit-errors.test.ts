@@ -89,6 +89,18 @@ describe('errors that teach (issue 17)', () => {
     expect(elided).toContain('What differs: line 2 of oldString ("// ...") stands for omitted text; oldString must spell out every line it replaces.');
   });
 
+  it('not found: no false hints when the file itself has numbered lines or `...` bodies', async () => {
+    await seed('fruit.tsv', '1\tapple\t3\n2\tpear\t5\n3\tplum\t7\n');
+    const tsv = await fixture.text('edit', { filePath: 'fruit.tsv', oldString: '1\tapple\t4\n2\tpear\t5', newString: 'x' });
+    expect(tsv).toContain('The closest text is at lines 1-2:');
+    expect(tsv).not.toContain('line numbers as read shows them');
+    await seed('proto.py', lines('class Runner(Protocol):', '    def run(self) -> None:', '        ...', '    def stop(self) -> None:', '        ...', ''));
+    const stub = await fixture.text('edit', { filePath: 'proto.py', oldString: lines('    def run(self) -> None:', '        ...', '    def halt(self) -> None:'), newString: 'x' });
+    expect(stub).toContain('The closest text is at lines 2-4:');
+    expect(stub).toContain('What differs: line 4 differs: the file has "def stop(self) -> None:", oldString "def halt(self) -> None:".');
+    expect(stub).not.toContain('omitted');
+  });
+
   it('not found: a long region shows ten lines around where it differs', async () => {
     const file = Array.from({ length: 40 }, (_, index) => `  entry(${index + 1}, "value number ${index + 1}");`);
     await seed('entries.js', file.join('\n') + '\n');
