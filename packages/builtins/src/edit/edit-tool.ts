@@ -13,9 +13,9 @@ import { applyReplacements } from './apply-replacements.js';
 import { editFailureMemory } from './edit-failure-memory.js';
 import { editFailureText, repeatedFailureNotice } from './edit-failure-text.js';
 import { editEntries, editInputSchema, type EditForm } from './edit-input.js';
-import { editSummary } from './edit-summary.js';
+import { editSummary, matchNote } from './edit-summary.js';
 import type { EditEntry } from './match-edit-entry.js';
-import { planEdits } from './plan-edits.js';
+import { planEdits, type EntryOutcome } from './plan-edits.js';
 
 /**
  * §7.3 `edit`: replace one exact occurrence of `oldString` (or all, with `replaceAll`) in a file
@@ -137,6 +137,14 @@ async function replaceText(
         return new ToolExecutionError('invalid_arguments', repeated ? `${message}\n${repeatedFailureNotice(target.displayPath)}` : message);
       }
       const applied = applyReplacements(before.text, plan.replacements);
+      // Only a tolerant match can land here (§7.3 refuses oldString === newString): the text it
+      // found already reads as newString.
+      if (applied.content === before.text) {
+        return new ToolExecutionError(
+          'invalid_arguments',
+          `${target.displayPath} already reads like that: the text ${form === 'single' ? 'oldString' : 'each entry'} matched (${tolerantNote(plan.outcomes, entries)}) equals newString, so the edit would change nothing. Nothing was written.`,
+        );
+      }
       const after = new TextEncoder().encode(applied.content);
       if (after.length > MAX_TEXT_FILE_BYTES) {
         return new ToolExecutionError(
@@ -159,6 +167,15 @@ async function replaceText(
     },
     { signal: call.signal },
   );
+}
+
+/** How the first tolerantly matched entry was found, for the no-change text. */
+function tolerantNote(outcomes: readonly EntryOutcome[], entries: readonly EditEntry[]): string {
+  for (const [index, outcome] of outcomes.entries()) {
+    const note = matchNote(outcome.strategy, outcome.shift, entries[index]?.oldString ?? '');
+    if (note !== undefined) return note;
+  }
+  return 'after ignoring line endings';
 }
 
 function missingFile(target: CheckedPath): ToolExecutionError {

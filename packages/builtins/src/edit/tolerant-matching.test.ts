@@ -207,6 +207,17 @@ describe('tolerant matching, only after the exact step finds nothing (issue 17)'
     });
   });
 
+  it('refuses a tolerant match whose text already reads as newString: nothing is written', async () => {
+    const path = await seed('same.py', 'x = 1\ny = 2\n');
+    const result = await fixture.call('edit', { filePath: 'same.py', oldString: 'x = 1  ', newString: 'x = 1' });
+    expect(result.error?.code).toBe('invalid_arguments');
+    expect(ToolResult.text(result)).toBe(
+      'same.py already reads like that: the text oldString matched (after ignoring trailing whitespace) equals newString, so the edit would change nothing. Nothing was written.',
+    );
+    expect(result.artifacts).toEqual([]);
+    expect(await readFile(path, 'utf8')).toBe('x = 1\ny = 2\n');
+  });
+
   it('keeps a CRLF file CRLF when a tolerant level matched, new lines included', async () => {
     const path = await seed('win.cs', '  Setup();  \r\n  Run();\r\n  Stop();\r\n');
     expect(await fixture.text('edit', { filePath: 'win.cs', oldString: 'Setup();\nRun();\n', newString: 'Setup();\nWarmUp();\nRun();\n' })).toBe(
