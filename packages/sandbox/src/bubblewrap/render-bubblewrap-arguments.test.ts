@@ -143,7 +143,7 @@ describe('renderBubblewrapArguments', () => {
     expect(rendered).toContain('--remount-ro ~R/fresh/.git/hooks');
     // git reads .git/config before anything else: a directory there would stop every git command.
     expect(rendered).toContain('--ro-bind ~R/fresh/.git/config');
-    expect(rendering.fileMountPoints).toEqual([path.join(root, 'fresh/.git/config')]);
+    expect(rendering.fileMountPoints).toEqual([{ path: path.join(root, 'fresh/.git/config'), content: '' }]);
     expect(rendering.createdMountPoints).toEqual([
       path.join(root, 'fresh/.git'),
       path.join(root, 'fresh/.git/config'),
@@ -210,7 +210,10 @@ describe('renderBubblewrapArguments', () => {
     const rendered = mounts(rendering.arguments);
     // A mount point cannot be renamed (EBUSY): `mv .git .git-old` no longer carries the protection away.
     const pins = ['fresh', 'repo', 'worktree', 'fresh/.git', 'repo/.git', 'worktree/.git'].map((pin) => `--bind ~R/pin/${pin}`);
-    expect(rendered.slice(rendered.indexOf('--bind ~R/pin') + 1, rendered.indexOf('--bind ~R/pin') + 1 + pins.length)).toEqual(pins);
+    expect(rendered.filter((mount) => pins.includes(mount))).toEqual(pins);
+    // Parents first: a bind from the host's tree would otherwise cover the mounts below it.
+    expect(rendered.indexOf('--bind ~R/pin')).toBeLessThan(rendered.indexOf('--bind ~R/pin/repo'));
+    expect(rendered.indexOf('--bind ~R/pin/repo')).toBeLessThan(rendered.indexOf('--bind ~R/pin/repo/.git'));
     expect(rendered.indexOf('--bind ~R/pin/repo/.git')).toBeLessThan(rendered.indexOf('--ro-bind ~R/pin/repo/.git/hooks'));
     // The mount point of the protected entry itself is never pinned writable, nor the writable root again.
     expect(rendered).not.toContain('--bind ~R/pin/.vscode');

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { canonicalizePathSync } from './canonicalize-path.js';
 import { SandboxConfigurationError } from './sandbox-error.js';
@@ -17,22 +18,59 @@ export function canonicalRoot(value: string, what: string): string {
   return resolution.path;
 }
 
+/** Linux MAXSYMLINKS: a longer chain is a loop. */
+const maximumLinkHops = 40;
+
+/**
+ * Where a dangling symbolic link leads: its target, and the target's target, until a name that is
+ * not a link (missing, since the link dangles). A write through the link creates that file, so it
+ * is protected like the name itself (architecture §3.2: "nor write through it").
+ */
+function danglingLinkTarget(location: string): string | undefined {
+  let current = location;
+  for (let hop = 0; hop < maximumLinkHops; hop += 1) {
+    let target: string;
+    try {
+      target = fs.readlinkSync(current);
+    } catch {
+      return hop === 0 ? undefined : current;
+    }
+    const next = path.posix.resolve(path.posix.dirname(current), target);
+    const parent = canonicalizePathSync(path.posix.dirname(next), { cwd: '/', intent: 'may-create' });
+    if (!parent.ok) return undefined;
+    current = parent.path === '/' ? `/${path.posix.basename(next)}` : `${parent.path}/${path.posix.basename(next)}`;
+  }
+  return undefined;
+}
+
+/**
+ * Where the entry named by `value` sits: its canonical parent plus its own name, whatever the
+ * entry is (a symbolic link there is not followed). `undefined` when the parent cannot be resolved.
+ */
+export function entryLocation(value: string, what: string): string | undefined {
+  requireAbsolute(value, what);
+  const parent = canonicalizePathSync(path.posix.dirname(value), { cwd: '/', intent: 'may-create' });
+  if (!parent.ok) return undefined;
+  const name = path.posix.basename(value);
+  return parent.path === '/' ? `/${name}` : `${parent.path}/${name}`;
+}
+
 /**
  * Both places a protected name lives: where the node itself sits (canonical parent + name — a
- * symbolic link there can be replaced) and what it resolves to (the file that would be changed).
+ * symbolic link there can be replaced) and what it resolves to (the file that would be changed),
+ * also when the link dangles (the file a write through it would create).
  */
 export function protectedLocations(value: string, what: string): string[] {
   requireAbsolute(value, what);
-  const parent = path.posix.dirname(value);
-  const name = path.posix.basename(value);
   const locations = new Set<string>();
-  const parentResolution = canonicalizePathSync(parent, { cwd: '/', intent: 'may-create' });
-  if (parentResolution.ok) {
-    locations.add(parentResolution.path === '/' ? `/${name}` : `${parentResolution.path}/${name}`);
-  }
+  const location = entryLocation(value, what);
+  if (location !== undefined) locations.add(location);
   const target = canonicalizePathSync(value, { cwd: '/', intent: 'may-create' });
   if (target.ok) locations.add(target.path);
+  else if (target.problem === 'dangling-symlink' && location !== undefined) {
+    const dangling = danglingLinkTarget(location);
+    if (dangling !== undefined) locations.add(dangling);
+  }
   if (locations.size === 0) locations.add(path.posix.normalize(value));
   return [...locations];
 }
-
