@@ -22,25 +22,28 @@ export function canonicalRoot(value: string, what: string): string {
 const maximumLinkHops = 40;
 
 /**
- * Where a dangling symbolic link leads: its target, and the target's target, until a name that is
- * not a link (missing, since the link dangles). A write through the link creates that file, so it
- * is protected like the name itself (architecture §3.2: "nor write through it").
+ * Every hop of the chain of symbolic links that starts at `location` (not included): each
+ * intermediate link where it sits, and the final name, which may not exist (a dangling link: a
+ * write through it creates that file). A command could replace any of these links, or create the
+ * missing end, and so change what the protected name is (architecture §3.2: "nor write through it").
  */
-function danglingLinkTarget(location: string): string | undefined {
+function linkChain(location: string): string[] {
+  const hops: string[] = [];
   let current = location;
   for (let hop = 0; hop < maximumLinkHops; hop += 1) {
     let target: string;
     try {
       target = fs.readlinkSync(current);
     } catch {
-      return hop === 0 ? undefined : current;
+      return hops; // not a link (any more): `current` is the end of the chain
     }
     const next = path.posix.resolve(path.posix.dirname(current), target);
     const parent = canonicalizePathSync(path.posix.dirname(next), { cwd: '/', intent: 'may-create' });
-    if (!parent.ok) return undefined;
+    if (!parent.ok) return hops;
     current = parent.path === '/' ? `/${path.posix.basename(next)}` : `${parent.path}/${path.posix.basename(next)}`;
+    hops.push(current);
   }
-  return undefined;
+  return hops;
 }
 
 /**
@@ -56,21 +59,21 @@ export function entryLocation(value: string, what: string): string | undefined {
 }
 
 /**
- * Both places a protected name lives: where the node itself sits (canonical parent + name — a
- * symbolic link there can be replaced) and what it resolves to (the file that would be changed),
- * also when the link dangles (the file a write through it would create).
+ * Every place a protected name lives: where the node itself sits (canonical parent + name — a
+ * symbolic link there can be replaced), every link it goes through on the way (each can be
+ * replaced too), and what it finally resolves to (the file that would be changed), also when the
+ * link dangles (the file a write through it would create).
  */
 export function protectedLocations(value: string, what: string): string[] {
   requireAbsolute(value, what);
   const locations = new Set<string>();
   const location = entryLocation(value, what);
-  if (location !== undefined) locations.add(location);
+  if (location !== undefined) {
+    locations.add(location);
+    for (const hop of linkChain(location)) locations.add(hop);
+  }
   const target = canonicalizePathSync(value, { cwd: '/', intent: 'may-create' });
   if (target.ok) locations.add(target.path);
-  else if (target.problem === 'dangling-symlink' && location !== undefined) {
-    const dangling = danglingLinkTarget(location);
-    if (dangling !== undefined) locations.add(dangling);
-  }
   if (locations.size === 0) locations.add(path.posix.normalize(value));
   return [...locations];
 }
