@@ -206,12 +206,14 @@ export class MountPlan {
           a.index - b.index,
       );
     const mounts: string[] = [];
-    const emitted = new Set<string>();
+    const lastAt = new Map<string, string>();
     for (const { action } of ordered) {
       const args = action.arguments();
       const key = args.join('\0');
-      if (emitted.has(key)) continue; // a pin that is also a sealed folder's entry, a root bound twice…
-      emitted.add(key);
+      // The same mount again at the same place (a pin that is also a sealed folder's entry) changes
+      // nothing; after another mount there (a grant over a read-only bind) it does.
+      if (lastAt.get(action.destination) === key) continue;
+      lastAt.set(action.destination, key);
       mounts.push(...args);
     }
     return {

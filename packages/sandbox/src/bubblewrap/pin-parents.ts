@@ -14,9 +14,15 @@ import type { MountPlan } from './mount-plan.js';
  */
 export function pinParents(plan: MountPlan): void {
   const pins = new Set<string>();
+  // The mounts a pin may stop at: writable ones, and sealed folders (their entries are mount
+  // points already, and a writable pin of a sealed folder would undo the seal).
+  const containers = [
+    ...plan.writableMounts.filter((mount) => mount.scope === 'subtree'),
+    ...[...plan.sealedFolders].map((folder) => ({ path: folder, scope: 'subtree' as const })),
+  ];
   const pinAncestors = (target: string, missingChain: readonly string[]): void => {
-    const container = plan.writableMounts
-      .filter((mount) => mount.scope === 'subtree' && mount.path !== target && isInsideScopedPath(target, mount))
+    const container = containers
+      .filter((mount) => mount.path !== target && isInsideScopedPath(target, mount))
       .sort((a, b) => depthOf(b.path) - depthOf(a.path))[0];
     if (container === undefined) return;
     for (let ancestor = parentOf(target); ancestor !== container.path && ancestor !== '/'; ancestor = parentOf(ancestor)) {
