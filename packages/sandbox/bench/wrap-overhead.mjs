@@ -88,7 +88,15 @@ async function measure(backend, policy, cwd) {
     await run(floorArgv, cwd);
     floor.push(performance.now() - start);
   }
-  return { plain: median(plain), sandboxed: median(sandboxed), floor: median(floor), mounts };
+  // wrap + release alone (no process): the cost of planning the mounts and the host-side mount points.
+  const wrapOnly = [];
+  for (let index = 0; index < runs * 4; index += 1) {
+    const start = performance.now();
+    const wrapped = backend.wrap({ argv: command, cwd }, policy);
+    await wrapped.release();
+    wrapOnly.push(performance.now() - start);
+  }
+  return { plain: median(plain), sandboxed: median(sandboxed), floor: median(floor), wrapOnly: median(wrapOnly), mounts };
 }
 
 function report(name, result) {
@@ -98,6 +106,7 @@ function report(name, result) {
   console.log(`  bubblewrap  median: ${result.sandboxed.toFixed(2)} ms  (${(result.sandboxed / result.plain).toFixed(2)}x the unsandboxed reference)`);
   console.log(`  overhead: ${overhead.toFixed(2)} ms (target <= ${targetOverheadMs} ms): ${overhead <= targetOverheadMs ? 'met' : 'NOT met'}`);
   console.log(`  bare 'bwrap --ro-bind / /' median: ${result.floor.toFixed(2)} ms (floor overhead ${(result.floor - result.plain).toFixed(2)} ms; our layout adds ${(result.sandboxed - result.floor).toFixed(2)} ms)`);
+  console.log(`  wrap + release alone (no process) median: ${result.wrapOnly.toFixed(2)} ms`);
 }
 
 const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ow-bwrap-bench-')));
