@@ -68,10 +68,10 @@ function refusal(names: readonly LinkedName[]): string {
  *   files at the top of a project), a git directory (git's lock files) — the call is **refused**
  *   with `SandboxUnavailableError` naming each link and how to fix it.
  *
- * A link that a grant of this call opens for writing (the fence allows replacing it: a grant on an
- * ancestor folder of a credential or sensitive link) needs neither. A grant on the link's own path
- * names its target (grant paths are canonical), so the link stays protected, as by the fence. The
- * target itself is protected by `protectNames` like any protected path.
+ * The rule follows the fence: a link the fence lets a process replace needs neither. A grant on
+ * the link's own path names its target (grant paths are canonical), so it leaves the link
+ * protected, as the fence does. The target itself is protected by `protectNames` like any
+ * protected path.
  */
 export function protectLinkedNames(plan: MountPlan): void {
   const { layout } = plan;
