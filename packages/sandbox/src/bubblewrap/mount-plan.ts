@@ -81,6 +81,16 @@ export interface PinTarget {
 const processFlags = ['--unshare-pid', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'] as const;
 
 /**
+ * Network (issue 19, spec §7.9): `allow` shares the host's network, exactly as Seatbelt's default
+ * profile does, so both backends behave the same. `none` is a new network namespace with only its
+ * own loopback: nothing on the host or beyond is reachable over IP. Unix sockets reachable through
+ * the file system (an ssh-agent, docker.sock) still connect — README, known limits.
+ */
+function networkFlags(network: SandboxLayout['network']): readonly string[] {
+  return network === 'none' ? ['--unshare-net'] : [];
+}
+
+/**
  * Kernel settings stay read-only. Without capabilities root still owns the files below
  * `/proc/sys` (mode 0644), and bwrap 0.8 run as root does not cover them (its own check asks for
  * write access to the 0555 directory, which fails without CAP_DAC_OVERRIDE, and skips it): a
@@ -219,6 +229,7 @@ export class MountPlan {
     return {
       arguments: [
         ...processFlags,
+        ...networkFlags(this.layout.network),
         rootWritable ? '--bind' : '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...kernelSettingsMounts,
         ...mounts,
         '--chdir', command.cwd, '--', ...command.argv,

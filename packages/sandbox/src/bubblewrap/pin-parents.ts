@@ -14,18 +14,23 @@ import type { MountPlan } from './mount-plan.js';
  */
 export function pinParents(plan: MountPlan): void {
   const pins = new Set<string>();
-  // The mounts a pin may stop at: writable ones, and sealed folders (their entries are mount
-  // points already, and a writable pin of a sealed folder would undo the seal).
-  const containers = [
-    ...plan.writableMounts.filter((mount) => mount.scope === 'subtree'),
-    ...[...plan.sealedFolders].map((folder) => ({ path: folder, scope: 'subtree' as const })),
-  ];
+  const mountPoints = new Set(plan.writableMounts.map((mount) => mount.path));
+  /**
+   * Pin every folder between the outermost writable mount that holds `target` and `target`.
+   * Outermost, not nearest: with a workspace inside a temp root, `mv /tmp/x /tmp/y` otherwise
+   * carried the workspace mount and its protected mounts away (a folder that only contains a mount
+   * point can be renamed). Writable mounts on the way are mount points already. A sealed folder
+   * ends the walk: its entries are mount points, it is pinned as a target of its own, and a
+   * writable pin over it would undo the seal.
+   */
   const pinAncestors = (target: string, missingChain: readonly string[]): void => {
-    const container = containers
-      .filter((mount) => mount.path !== target && isInsideScopedPath(target, mount))
-      .sort((a, b) => depthOf(b.path) - depthOf(a.path))[0];
+    const container = plan.writableMounts
+      .filter((mount) => mount.scope === 'subtree' && mount.path !== target && isInsideScopedPath(target, mount))
+      .sort((a, b) => depthOf(a.path) - depthOf(b.path))[0];
     if (container === undefined) return;
     for (let ancestor = parentOf(target); ancestor !== container.path && ancestor !== '/'; ancestor = parentOf(ancestor)) {
+      if (plan.sealedFolders.has(ancestor)) return;
+      if (mountPoints.has(ancestor)) continue;
       pins.add(ancestor);
       if (missingChain.includes(ancestor)) plan.directoryMountPoints.push(ancestor);
     }

@@ -26,7 +26,7 @@ afterAll(async () => {
 const subtree = (relative: string): ScopedPath => ({ path: path.join(root, relative), scope: 'subtree' });
 
 function layout(parts: Partial<SandboxLayout>): SandboxLayout {
-  return { writable: [], readOnly: [], unreadable: [], hardProtected: [], readableGrants: [], writableGrants: [], deviceFiles: [], ...parts };
+  return { writable: [], readOnly: [], unreadable: [], hardProtected: [], readableGrants: [], writableGrants: [], deviceFiles: [], network: 'allow', letterCase: 'sensitive', ...parts };
 }
 
 function render(parts: Partial<SandboxLayout>, cwd = root) {

@@ -6,10 +6,11 @@ import {
   defaultSensitiveHomeEntries,
   defaultSensitiveRootEntries,
 } from './default-protected-paths.js';
+import { detectLetterCase } from './detect-letter-case.js';
 import { findGitRedirections } from './find-git-redirections.js';
 import { SandboxConfigurationError } from './sandbox-error.js';
 import type { ScopedPath } from './sandbox-layout.js';
-import type { PathGrant, SandboxMode, SandboxPolicy } from './sandbox-policy.js';
+import type { LetterCase, NetworkAccess, PathGrant, SandboxMode, SandboxPolicy } from './sandbox-policy.js';
 import { withGrants } from './with-grants.js';
 
 /**
@@ -39,6 +40,13 @@ export interface CreateSandboxPolicyOptions {
   readonly sensitiveRootEntries?: ProtectedPathList;
   /** Grants already approved for this call; canonicalised here. */
   readonly grants?: readonly PathGrant[];
+  /** Network of sandboxed processes; default `allow` (spec §7.9: no claim of isolation). */
+  readonly network?: NetworkAccess;
+  /**
+   * How protected entries match. Default: detected — `insensitive` on macOS and Windows, and where
+   * a session root or the home directory folds letter case (`detectLetterCase`).
+   */
+  readonly letterCase?: LetterCase;
 }
 
 function resolveList(defaults: readonly string[], list: ProtectedPathList | undefined): readonly string[] {
@@ -90,6 +98,13 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
   const mode = options.mode ?? 'workspace-write';
   if (mode !== 'read-only' && mode !== 'workspace-write' && mode !== 'full-access') {
     throw new SandboxConfigurationError(`unknown sandbox mode ${JSON.stringify(mode)}`);
+  }
+  const network = options.network ?? 'allow';
+  if (network !== 'allow' && network !== 'none') {
+    throw new SandboxConfigurationError(`network must be 'allow' or 'none', got ${JSON.stringify(network)}`);
+  }
+  if (options.letterCase !== undefined && options.letterCase !== 'sensitive' && options.letterCase !== 'insensitive') {
+    throw new SandboxConfigurationError(`letterCase must be 'sensitive' or 'insensitive' (or absent to detect it), got ${JSON.stringify(options.letterCase)}`);
   }
   const homeDirectory = canonicalRoot(options.homeDirectory, 'homeDirectory');
   const workspaceRoots = unique(options.workspaceRoots.map((root) => canonicalRoot(root, 'workspace root')));
@@ -155,6 +170,8 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
     sensitiveRootAliases: Object.freeze(sensitiveRootAliases),
     gitRedirections: Object.freeze(gitRedirections),
     grants: Object.freeze([]),
+    network,
+    letterCase: options.letterCase ?? detectLetterCase([...workspaceRoots, ...extraWritableRoots, ...tempRoots, homeDirectory]),
   });
   const grants = (options.grants ?? []).map((grant) => ({ ...grant, path: canonicalRoot(grant.path, 'grant path') }));
   return withGrants(policy, grants);

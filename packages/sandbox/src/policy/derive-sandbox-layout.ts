@@ -84,6 +84,8 @@ export function deriveSandboxLayout(policy: SandboxPolicy): SandboxLayout {
     readableGrants: Object.freeze(uniqueScoped(readableGrants)),
     writableGrants: Object.freeze(uniqueScoped(writableGrants)),
     deviceFiles: Object.freeze(defaultDeviceFiles.map((device) => Object.freeze({ path: device, scope: 'exact' as const }))),
+    network: policy.network,
+    letterCase: policy.letterCase,
     sessionRoots: Object.freeze([...sensitiveBases]),
     homeDirectory: policy.homeDirectory,
   });

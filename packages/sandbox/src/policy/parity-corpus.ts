@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { canonicalizePathSync } from './canonicalize-path.js';
 import { createSandboxPolicy } from './create-sandbox-policy.js';
-import type { PathGrant, SandboxMode, SandboxPolicy } from './sandbox-policy.js';
+import type { LetterCase, NetworkAccess, PathGrant, SandboxMode, SandboxPolicy } from './sandbox-policy.js';
 
 /** One path of the corpus, as a process or a tool would name it, and what it resolves to. */
 export interface ParityCorpusEntry {
@@ -24,6 +24,12 @@ export interface ParityCorpusEntry {
  * whose workspace root has a symbolic link at every protected root name (see `linksInRoots`).
  */
 export type ParityCorpusVariant = 'standard' | 'workspace-is-home' | 'linked-root-names';
+
+/** Settings of a corpus policy besides mode and grants. */
+export interface ParityPolicySettings {
+  readonly letterCase?: LetterCase;
+  readonly network?: NetworkAccess;
+}
 
 /** A named set of grants to run the corpus with (architecture §3.4: "with and without grants"). */
 export interface ParityGrantSet {
@@ -55,8 +61,11 @@ export interface ParityCorpus {
   readonly refused: readonly string[];
   readonly modes: readonly SandboxMode[];
   readonly grantSets: readonly ParityGrantSet[];
-  /** The policy of the fixture for one mode, optionally with grants of this call. */
-  policyFor(mode: SandboxMode, grants?: readonly PathGrant[]): SandboxPolicy;
+  /**
+   * The policy of the fixture for one mode, optionally with grants of this call. The letter case
+   * is detected from the fixture's volume unless given; the network is `allow` unless given.
+   */
+  policyFor(mode: SandboxMode, grants?: readonly PathGrant[], settings?: ParityPolicySettings): SandboxPolicy;
 }
 
 async function write(file: string, content: string): Promise<void> {
@@ -300,6 +309,18 @@ export async function buildParityCorpus(tempRoot: string, variant: ParityCorpusV
     path.join(tempDir, 'scratch.txt'),
     path.join(tempDir, '.envrc'),
     path.join(outside, 'secret.txt'),
+    // Other spellings of protected names (issue 19): the same entries on a case-insensitive volume.
+    path.join(workspace, '.GIT/config'),
+    path.join(workspace, '.Git/hooks/pre-commit'),
+    path.join(workspace, '.git/HOOKS/post-merge'),
+    path.join(workspace, '.VSCODE/tasks.json'),
+    path.join(workspace, '.Envrc'),
+    path.join(workspace, '.OpenWork/state.json'),
+    path.join(extraRoot, '.GIT/hooks/pre-push'),
+    path.join(home, '.SSH/id_rsa'),
+    path.join(home, '.Aws/credentials'),
+    path.join(home, '.BASHRC'),
+    path.join(home, '.OPENWORK/config.json'),
     '/',
     '/etc/hostname',
     '/usr/bin/env',
@@ -325,8 +346,9 @@ export async function buildParityCorpus(tempRoot: string, variant: ParityCorpusV
   for (const device of devices) entries.push(Object.freeze({ input: device, canonical: device, exists: true, device: true }));
   for (const input of [path.join(workspace, 'dangling'), path.join(workspace, 'dangling/new.txt'), path.join(home, '.profile')]) refused.push(input);
 
-  const policyFor = (mode: SandboxMode, grants: readonly PathGrant[] = []): SandboxPolicy =>
+  const policyFor = (mode: SandboxMode, grants: readonly PathGrant[] = [], settings: ParityPolicySettings = {}): SandboxPolicy =>
     createSandboxPolicy({
+      ...settings,
       mode,
       homeDirectory: home,
       workspaceRoots: variant === 'workspace-is-home' ? [home] : [workspace],

@@ -23,6 +23,22 @@ export type PathTier = 'hard-protected' | 'credential' | 'sensitive' | 'writable
 /** `exact` names one path; `subtree` the path and everything below it. */
 export type PathScope = 'exact' | 'subtree';
 
+/**
+ * Network of a sandboxed process (spec §7.9, issue 19). `allow` (default): as unsandboxed, and no
+ * text claims any network restriction. `none`: no network at all — bubblewrap `--unshare-net`
+ * (a namespace with only its own loopback), Seatbelt without any network rule under
+ * `(deny default)`. Both backends render it; the file-tool fence has nothing to say about it.
+ */
+export type NetworkAccess = 'allow' | 'none';
+
+/**
+ * How protected entries (tiers 1–3 and the folders above them) are matched. `insensitive` folds
+ * ASCII letter case, so that on a case-insensitive volume (the macOS default) `.GIT/config` is
+ * `.git/config` for the fence and for Seatbelt. Only the deny side folds: writable roots and grants
+ * keep matching exactly, so folding can only ever deny more, never allow more.
+ */
+export type LetterCase = 'sensitive' | 'insensitive';
+
 /** One path of a grant (§3.3, spec §7.5 `sandboxPermissions.paths[]`). Canonical once in a policy. */
 export interface PathGrant {
   readonly path: string;
@@ -76,4 +92,8 @@ export interface SandboxPolicy {
   readonly gitRedirections: readonly ScopedPath[];
   /** Grants approved for this one call (§3.3). Never unlock tier 1. */
   readonly grants: readonly PathGrant[];
+  /** Network of sandboxed processes; `allow` unless the session says `none`. */
+  readonly network: NetworkAccess;
+  /** How protected entries are matched (see `LetterCase`). */
+  readonly letterCase: LetterCase;
 }

@@ -1,0 +1,27 @@
+/** One place in the file to replace: `[start, end)` in the current content, and the text that goes there. */
+export interface Replacement {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/**
+ * How `oldString` was found (reported so a model and a log can tell): `exact` — as given;
+ * `line-endings` — the file uses CRLF and the model's `\n` were read as `\r\n` (read strips `\r`
+ * from what it shows, §7.1, so a model cannot copy them).
+ */
+export type MatchStrategy = 'exact' | 'line-endings';
+
+/** The outcome of the matching step of edit (§7.3). */
+export type EditMatch =
+  | { readonly ok: true; readonly strategy: MatchStrategy; readonly replacements: readonly Replacement[] }
+  | { readonly ok: false; readonly reason: 'not_found' }
+  | { readonly ok: false; readonly reason: 'ambiguous'; readonly occurrences: number };
+
+/** What the matching step needs. `oldString` is non-empty and differs from `newString`. */
+export interface EditMatchRequest {
+  readonly content: string;
+  readonly oldString: string;
+  readonly newString: string;
+  readonly replaceAll: boolean;
+}
