@@ -77,20 +77,23 @@ export function protectLinkedNames(plan: MountPlan): void {
   const { layout } = plan;
   const protectedEntries = [...layout.readOnly, ...layout.unreadable];
   // Where the entries' mounts will land: a folder inside one of them is closed, not changeable.
-  // An `exact` entry (a linked `.git`) closes only itself, not what it points to.
-  const closed: ScopedPath[] = protectedEntries.map((entry) =>
-    entry.scope === 'exact' ? entry : { path: plan.stateOf(entry.path).path, scope: entry.scope },
-  );
+  // An `exact` entry (a linked `.git`) closes only itself, not what it points to. Needed only
+  // when there is a link, which is rare: computed then.
+  let closed: ScopedPath[] | undefined;
+  const closedRegions = (): ScopedPath[] =>
+    (closed ??= protectedEntries.map((entry) => (entry.scope === 'exact' ? entry : { path: plan.stateOf(entry.path).path, scope: entry.scope })));
   const refused: LinkedName[] = [];
   const seen = new Set<string>();
   for (const entry of protectedEntries) {
+    // One lstat per entry on the common path: only a link needs the rest.
+    if (!plan.host.isSymbolicLink(entry.path)) continue;
     const parent = plan.stateOf(parentOf(entry.path));
     if (parent.kind !== 'directory') continue;
     const link = join(parent.path, baseName(entry.path));
     if (seen.has(link) || !plan.host.isSymbolicLink(link)) continue;
     seen.add(link);
     if (layoutAllows(layout, link, 'write', 'process')) continue;
-    if (!plan.isWritable(parent.path) || isInsideAnyScopedPath(parent.path, closed)) continue;
+    if (!plan.isWritable(parent.path) || isInsideAnyScopedPath(parent.path, closedRegions())) continue;
     const named = { link, folder: parent.path, hardProtected: isInsideAnyScopedPath(link, layout.hardProtected), dangling: plan.stateOf(link).kind !== 'directory' && plan.stateOf(link).kind !== 'file' };
     if (mustStayOpen(plan, parent.path)) refused.push({ ...named, folderKind: 'root or git folder' });
     else if (!sealFolder(plan, parent.path)) refused.push({ ...named, folderKind: 'too large to seal' });
