@@ -31,7 +31,11 @@ function kindOf(entry: fs.Dirent): HostFolderEntry['kind'] {
 export const realBubblewrapHost: BubblewrapHost = {
   inspect: inspectHostPath,
   isSymbolicLink(path) {
-    return fs.lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    try {
+      return fs.lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    } catch {
+      return false; // ENOTDIR (a file on the way), ELOOP, EACCES: no link entry to protect there
+    }
   },
   listFolder(path) {
     try {
