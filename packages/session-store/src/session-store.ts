@@ -56,7 +56,8 @@ export interface SessionStore {
    * Sets `undone` on file changes after an undo or reapply (§8.4), all or none, in the stored
    * artifacts too. Compare-and-set: every change must be in the opposite state, otherwise
    * `UndoneConflictError` and nothing changes — of two concurrent undos of one change, exactly
-   * one wins. `ChangeNotFoundError` for an unknown change id. Returns the updated changes.
+   * one wins. `ChangeNotFoundError` for an unknown change id. Returns the updated changes, in the
+   * order of `changeIds`.
    */
   setUndone(sessionId: string, update: UndoneUpdate): Promise<FileChangeRecord[]>;
 

@@ -245,6 +245,27 @@ describe('SqliteSessionStore', () => {
     });
   });
 
+  it('a failure after the message row is written rolls back the whole message (one transaction per message)', async () => {
+    const home = await temporaryHome();
+    const store = await openStore({ openworkHome: home });
+    await store.createSession({ id: 's', workspaceRoots: [ROOT] });
+    const [user, assistant, editResult] = completeToolTurn() as [NewMessage, NewMessage, NewMessage];
+    await store.appendMessage('s', user);
+    await store.appendMessage('s', assistant);
+    // Make the write fail at its artifact, after the message row went in.
+    const raw = new Database(store.path);
+    raw.exec("CREATE TRIGGER fail_artifact BEFORE INSERT ON file_changes BEGIN SELECT RAISE(ABORT, 'artifact write failed'); END");
+    const error = await caught(() => store.appendMessage('s', editResult));
+    expect((error as Error).message).toBe('artifact write failed');
+    expect(raw.prepare("SELECT sequence FROM messages WHERE session_id = 's' ORDER BY sequence").all()).toEqual([{ sequence: 1 }, { sequence: 2 }]);
+    expect(raw.prepare('SELECT result_sequence FROM tool_calls WHERE tool_call_id = ?').get('turn-1-call-edit')).toEqual({ result_sequence: null });
+    raw.exec('DROP TRIGGER fail_artifact');
+    raw.close();
+    expect((await store.getSession('s'))?.messageCount).toBe(2);
+    expect((await store.appendMessage('s', editResult)).sequence).toBe(3);
+    expect((await store.listFileChanges('s')).map((change) => change.changeId)).toEqual(['turn-1-call-edit']);
+  });
+
   describe('several processes on one file', () => {
     it('8 writer processes on one session keep every message exactly once and in order', async () => {
       const home = await temporaryHome();
