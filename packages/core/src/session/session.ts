@@ -245,13 +245,13 @@ export class Session {
   }
 
   /** The session's stored messages, in order (artifacts inside the tool messages). */
-  messages(options?: LoadMessagesOptions): Promise<StoredMessage[]> {
+  async messages(options?: LoadMessagesOptions): Promise<StoredMessage[]> {
     this.#checkUsable();
     return this.#services.store.loadMessages(this.id, options);
   }
 
   /** The session's file changes (§8.4), in the order they were made, each with its current `undone`. */
-  fileChanges(): Promise<FileChangeRecord[]> {
+  async fileChanges(): Promise<FileChangeRecord[]> {
     this.#checkUsable();
     return this.#services.store.listFileChanges(this.id);
   }
