@@ -8,7 +8,8 @@ import { SessionActiveError } from '../errors/session-active-error.js';
 import { isAgentRole, type AgentRole } from '../session/agent-role.js';
 import { buildSessionToolset } from '../session/build-session-toolset.js';
 import type { NewSessionOptions } from '../session/new-session-options.js';
-import { OPEN_SESSION_KEY, Session, checkWorkspaceRoots } from '../session/session.js';
+import { checkWorkspaceRoots } from '../session/check-workspace-roots.js';
+import { OPEN_SESSION_KEY, Session } from '../session/session.js';
 import type { RuntimeServices } from './runtime-services.js';
 
 /** @internal Only `createRuntime` constructs a runtime. */
