@@ -11,7 +11,7 @@ import { POSTGRES_MIGRATIONS, PostgresSessionStore } from './index.js';
 import { connectPostgresSessionStore } from './postgres-session-store.js';
 import { TEST_DATABASE_URL, adminPool, describeWithPostgres, dropSchemas, throwawaySchema } from './test-support/postgres-test-database.js';
 
-const ROOT = '/work/project';
+const ROOT = '/home/me/project';
 
 async function caught(action: () => Promise<unknown>): Promise<unknown> {
   try {

@@ -20,7 +20,7 @@ import { openSqliteSessionStore } from './sqlite-session-store.js';
 import { compileSourcesForChild } from './test-support/compile-sources-for-child.js';
 import { createTemporaryDirectory } from './test-support/temporary-directory.js';
 
-const ROOT = '/work/project';
+const ROOT = '/home/me/project';
 const cleanups: (() => Promise<void>)[] = [];
 
 afterEach(async () => {

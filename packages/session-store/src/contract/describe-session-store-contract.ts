@@ -25,7 +25,7 @@ export interface SessionStoreContractOptions {
   readonly messagesPerWriter?: number;
 }
 
-const ROOT = '/work/example-project';
+const ROOT = '/home/me/example-project';
 
 /**
  * The behaviour every `SessionStore` must have, as a vitest suite. Call it from a test file of the
