@@ -1,14 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { CommandIo, CommandSpec } from './command-spec.js';
 import { parseArguments } from './parse-arguments.js';
 import { UsageError } from './usage-error.js';
 import { COMMANDS } from '../commands/commands.js';
+import { cliVersion } from './cli-version.js';
 
-/** The version in this package's package.json. */
-export function cliVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return manifest.version;
-}
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
