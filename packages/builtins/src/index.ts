@@ -63,6 +63,8 @@ export { readTool } from './read/read-tool.js';
 export { writeTool } from './write/write-tool.js';
 export { editTool } from './edit/edit-tool.js';
 export { listTool } from './list/list-tool.js';
+export { grepTool } from './search/grep-tool.js';
+export { globTool } from './search/glob-tool.js';
 
 // Registry and toolsets (§3)
 export { builtinTools, type BuiltinTool } from './registry/builtin-tools.js';

@@ -4,6 +4,8 @@ import type { ToolSessionContext } from '../context/tool-session-context.js';
 import { editTool } from '../edit/edit-tool.js';
 import { listTool } from '../list/list-tool.js';
 import { readTool } from '../read/read-tool.js';
+import { globTool } from '../search/glob-tool.js';
+import { grepTool } from '../search/grep-tool.js';
 import { writeTool } from '../write/write-tool.js';
 
 /** A built-in tool: bound to a `ToolSessionContext`, stamped with a `SandboxPolicy` per call. */
@@ -15,5 +17,5 @@ export type BuiltinTool = Tool<ToolInputSchema, ToolSessionContext, SandboxPolic
  * here, in their places, when they land; nothing else needs to change.
  */
 export function builtinTools(): readonly BuiltinTool[] {
-  return [readTool, writeTool, editTool, listTool] as unknown as readonly BuiltinTool[];
+  return [readTool, writeTool, editTool, grepTool, globTool, listTool] as unknown as readonly BuiltinTool[];
 }

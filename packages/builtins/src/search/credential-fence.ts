@@ -1,0 +1,29 @@
+import { checkAccess, deriveSandboxLayout, isInsideScopedPath, type SandboxPolicy, type ScopedPath } from '@openwork/sandbox';
+
+/**
+ * Acceptance 10b for a walk: no credential path is listed or read. `readable` is the policy's own
+ * `checkAccess` (read, file tool). `mayHoldCredentials` lets the walk skip that check below a
+ * directory that provably holds no credential path — one that is not inside any unreadable entry
+ * and has none at or below it — since only those entries deny a read (architecture §3.2, the
+ * `SandboxLayout` read rule). Everywhere else each entry is checked.
+ */
+export class CredentialFence {
+  readonly #policy: SandboxPolicy;
+  readonly #unreadable: readonly ScopedPath[];
+
+  constructor(policy: SandboxPolicy) {
+    this.#policy = policy;
+    this.#unreadable = deriveSandboxLayout(policy).unreadable;
+  }
+
+  /** Whether an entry of `directory` could be a credential path (then each one is checked). */
+  mayHoldCredentials(directory: string): boolean {
+    const prefix = directory === '/' ? '/' : `${directory}/`;
+    return this.#unreadable.some((entry) => isInsideScopedPath(directory, entry) || entry.path === directory || entry.path.startsWith(prefix));
+  }
+
+  /** `checkAccess(policy, path, 'read', 'file-tool')`: may this call list or read `path`? */
+  readable(path: string): boolean {
+    return checkAccess(this.#policy, path, 'read', 'file-tool').allowed;
+  }
+}
