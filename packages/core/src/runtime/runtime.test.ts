@@ -89,6 +89,16 @@ describe('createRuntime (architecture §4)', () => {
     }
   });
 
+  it('tells what each role is shown without creating a session', async () => {
+    const machine = await fixture();
+    for (const role of ['default', 'explorer'] as const) {
+      const session = await machine.session({ role });
+      expect(machine.runtime.toolDefinitions(role)).toEqual(session.definitions);
+    }
+    expect(machine.runtime.toolDefinitions()).toEqual(machine.runtime.toolDefinitions('default'));
+    expect((await machine.store.listSessions()).length).toBe(2);
+  });
+
   it('refuses bad sessions before storing anything', async () => {
     const machine = await fixture();
     for (const options of [

@@ -1,12 +1,15 @@
 import { rm, stat } from 'node:fs/promises';
-import { SpillDirectory } from '@openwork/builtins';
+import { SpillDirectory, ToolSessionContext } from '@openwork/builtins';
 import type { SandboxAvailability, SandboxBackendKind } from '@openwork/sandbox';
 import type { ListSessionsOptions, SessionRecord, SessionStore } from '@openwork/session-store';
+import type { ToolDefinition } from '@openwork/tools-contract';
 import { CoreError } from '../errors/core-error.js';
 import { SessionActiveError } from '../errors/session-active-error.js';
-import { isAgentRole } from '../session/agent-role.js';
+import { isAgentRole, type AgentRole } from '../session/agent-role.js';
+import { buildSessionToolset } from '../session/build-session-toolset.js';
 import type { NewSessionOptions } from '../session/new-session-options.js';
-import { OPEN_SESSION_KEY, Session, checkWorkspaceRoots } from '../session/session.js';
+import { checkWorkspaceRoots } from '../session/check-workspace-roots.js';
+import { OPEN_SESSION_KEY, Session } from '../session/session.js';
 import type { RuntimeServices } from './runtime-services.js';
 
 /** @internal Only `createRuntime` constructs a runtime. */
@@ -75,6 +78,26 @@ export class Runtime {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /**
+   * What a model of `role` is shown (§3), without a session: the same definitions every session of
+   * this runtime with that role has (`openwork tools`). Nothing is stored.
+   */
+  toolDefinitions(role: AgentRole = 'default'): readonly ToolDefinition[] {
+    this.#services.checkOpen();
+    if (!isAgentRole(role)) throw new CoreError('invalid_argument', `Unknown agent role ${JSON.stringify(role)}; use default or explorer.`);
+    const services = this.#services;
+    const context = new ToolSessionContext({
+      workingDirectory: services.home,
+      homeDirectory: services.homeDirectory,
+      openworkHome: services.home,
+      sandbox: services.sandbox,
+      environment: services.environment,
+      filesystem: services.filesystem,
+      processBackend: services.processBackend,
+    });
+    return buildSessionToolset({ context, role, escalationAvailable: services.escalationAvailable, history: () => Promise.resolve([]) }).definitions;
   }
 
   /**

@@ -34,9 +34,10 @@ function usableId(id: string): boolean {
 /** A name no tool has still gets `tool_not_found`; the record keeps a printable, bounded form of it. */
 function recordableToolId(toolId: string): string {
   if (usableId(toolId)) return toolId;
-  // eslint-disable-next-line no-control-regex
-  const printable = Array.from(toolId.replace(/[\u0000-\u001f\u007f]/g, '?')).filter((point) => point.length === 2 || !/[\ud800-\udfff]/.test(point)).slice(0, 200).join('');
-  return printable === '' ? '?' : printable;
+  // Control characters and broken surrogates become `?`; at most 200 code points are kept.
+  const printable = Array.from(toolId, (point) => (/^[\u0000-\u001f\u007f\ud800-\udfff]$/.test(point) ? '?' : point));
+  const kept = printable.slice(0, 200).join('');
+  return kept === '' ? '?' : kept.length > 200 ? Array.from(kept).slice(0, 100).join('') : kept;
 }
 
 function jsonInput(input: unknown): JsonValue {

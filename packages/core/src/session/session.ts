@@ -27,6 +27,7 @@ import { SessionUpdates } from '../updates/session-updates.js';
 import type { SessionUpdateListener } from '../updates/session-update.js';
 import { isAgentRole, type AgentRole } from './agent-role.js';
 import { buildSessionToolset } from './build-session-toolset.js';
+import { checkWorkspaceRoots } from './check-workspace-roots.js';
 import { recordableToolCall, type RecordableToolCall } from './recordable-tool-call.js';
 import type { SessionChangesInput } from './session-changes-input.js';
 import type { ToolCallOptions, ToolCallOutcome } from './tool-call-options.js';
@@ -449,19 +450,6 @@ export class Session {
     this.#services.checkOpen();
     if (this.#deleted) throw new CoreError('session_not_found', `Session ${JSON.stringify(this.id)} was deleted.`);
   }
-}
-
-/** Workspace roots must be a non-empty list of absolute paths. */
-export function checkWorkspaceRoots(roots: unknown): readonly string[] {
-  if (!Array.isArray(roots) || roots.length === 0) {
-    throw new CoreError('invalid_argument', 'A session needs at least one workspace root (an absolute path of a folder); the first is its working directory.');
-  }
-  for (const root of roots) {
-    if (typeof root !== 'string' || !root.startsWith('/') || root.includes('\0')) {
-      throw new CoreError('invalid_argument', `Workspace roots must be absolute paths, got ${JSON.stringify(root)}.`);
-    }
-  }
-  return roots as readonly string[];
 }
 
 function checkTurnOptions(options: TurnOptions): void {

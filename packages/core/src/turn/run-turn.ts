@@ -1,10 +1,9 @@
-import type { NewMessage, StoredMessage } from '@openwork/session-store';
+import type { NewMessage, StoredMessage, StoredToolMessage } from '@openwork/session-store';
+import type { ToolResult } from '@openwork/tools-contract';
 import type { Approver } from '../call/approval.js';
 import { runToolCall, type ToolCallHost } from '../call/run-tool-call.js';
 import { toModelMessages } from '../model/to-model-messages.js';
 import type { RecordableToolCall } from '../session/recordable-tool-call.js';
-import type { StoredToolMessage } from '@openwork/session-store';
-import type { ToolResult } from '@openwork/tools-contract';
 import { collectModelResponse, type StreamedToolCall } from './collect-model-response.js';
 import { DEFAULT_MAX_STEPS, type TurnOptions } from './turn-options.js';
 import type { TurnOutcome, TurnStatus } from './turn-outcome.js';
