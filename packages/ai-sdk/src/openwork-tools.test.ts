@@ -190,7 +190,7 @@ describe('openworkTools (issue 18)', () => {
     expect(JSON.stringify(result.response.messages)).not.toContain('file_change');
   });
 
-  it('an aborted call rejects with the signal's reason (the SDK's abort semantics) and runs nothing', async () => {
+  it("an aborted call rejects with the signal's reason (the SDK's abort semantics) and runs nothing", async () => {
     const { session, workspace } = await machine();
     await writeFile(join(workspace, 'a.txt'), 'a\n');
     const tools = openworkTools(session);
