@@ -190,6 +190,31 @@ describe('openworkTools (issue 18)', () => {
     expect(JSON.stringify(result.response.messages)).not.toContain('file_change');
   });
 
+  it('a model that reuses call ids (call_0 every turn) still gets each call stored, under a fresh id the output names', async () => {
+    const { session, workspace } = await machine();
+    await writeFile(join(workspace, 'a.txt'), 'one\n');
+    const tools = openworkTools(session);
+    const outputs: OpenworkToolOutput[] = [];
+    for (const [from, to] of [['one', 'two'], ['two', 'three']] as const) {
+      const { model } = scriptedModel([
+        { calls: [{ id: 'call_0', tool: 'read', input: { path: 'a.txt' } }, { id: 'call_1', tool: 'edit', input: { filePath: 'a.txt', oldString: from, newString: to } }] },
+        { text: 'ok' },
+      ]);
+      const result = await generateText({ model, tools, prompt: 'Edit.', stopWhen: stepCountIs(5) });
+      outputs.push(...(result.steps[0]?.toolResults.map((part) => part.output as OpenworkToolOutput) ?? []));
+    }
+    expect(outputs.map((output) => output.result.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    expect(outputs[0]?.callId).toBe('call_0');
+    expect(outputs[1]?.callId).toBe('call_1');
+    expect(outputs[2]?.callId).not.toBe('call_0');
+    expect(outputs[3]?.callId).not.toBe('call_1');
+    expect(await readFile(join(workspace, 'a.txt'), 'utf8')).toBe('three\n');
+    const changes = await session.fileChanges();
+    expect(changes).toHaveLength(2);
+    expect((await session.undo(changes.map((change) => change.changeId))).ok).toBe(true);
+    expect(await readFile(join(workspace, 'a.txt'), 'utf8')).toBe('one\n');
+  });
+
   it("an aborted call rejects with the signal's reason (the SDK's abort semantics) and runs nothing", async () => {
     const { session, workspace } = await machine();
     await writeFile(join(workspace, 'a.txt'), 'a\n');
