@@ -226,5 +226,33 @@ describe('openworkTools (issue 18)', () => {
     expect(await session.messages()).toEqual([]);
   });
 
+  it('aborting generateText while a call runs cancels it in core, stores the cancelled result and rejects with the reason', async () => {
+    const { session, workspace } = await machine();
+    await writeFile(join(workspace, 'a.txt'), 'a\n');
+    const controller = new AbortController();
+    const reason = new Error('user pressed stop');
+    session.subscribe((update) => {
+      if (update.type === 'tool_call_started') controller.abort(reason);
+    });
+    const { model } = scriptedModel([{ calls: [{ id: 'c1', tool: 'grep', input: { pattern: 'a' } }] }, { text: 'never asked' }]);
+    await expect(generateText({ model, tools: openworkTools(session), prompt: 'Search.', abortSignal: controller.signal, stopWhen: stepCountIs(5) })).rejects.toBe(reason);
+    const stored = (await session.messages()).filter((message) => message.role === 'tool');
+    expect(stored.map((message) => message.role === 'tool' && message.result.status)).toEqual(['cancelled']);
+  });
+
+  it('execute itself rejects with the reason when its signal aborts while core runs the call (not a cancelled output)', async () => {
+    const { session, workspace } = await machine();
+    await writeFile(join(workspace, 'a.txt'), 'a\n');
+    const controller = new AbortController();
+    const reason = new Error('user pressed stop');
+    session.subscribe((update) => {
+      if (update.type === 'tool_call_started') controller.abort(reason);
+    });
+    const tools = openworkTools(session);
+    await expect(tools.grep?.execute?.({ pattern: 'a' }, { toolCallId: 'c1', messages: [], abortSignal: controller.signal })).rejects.toBe(reason);
+    const stored = (await session.messages()).filter((message) => message.role === 'tool');
+    expect(stored.map((message) => message.role === 'tool' && message.result.status)).toEqual(['cancelled']);
+  });
+
   it.skip('abort mid-bash leaves no process — skipped: bash is not in @openwork/builtins on this branch (no bashTool export)', () => {});
 });
