@@ -1,4 +1,4 @@
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { access, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@openwork/core';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
@@ -22,6 +22,17 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** How many processes of this machine run `sleep <marker>` (read from /proc; nothing is killed here). */
+async function sleepersWith(marker: string): Promise<number> {
+  let count = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const commandLine = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (commandLine.split('\0').join(' ').trim() === `sleep ${marker}`) count += 1;
+  }
+  return count;
 }
 
 /** A write outside the workspace with the §7.5 escalation parameters. */
@@ -254,5 +265,36 @@ describe('openworkTools (issue 18)', () => {
     expect(stored.map((message) => message.role === 'tool' && message.result.status)).toEqual(['cancelled']);
   });
 
-  it.skip('abort mid-bash leaves no process — skipped: bash is not in @openwork/builtins on this branch (no bashTool export)', () => {});
+  it('abort mid-bash leaves no process: the command is killed, the call cancelled, execute rejects with the reason', async () => {
+    const { session, workspace } = await machine();
+    const marker = `${Math.floor(Math.random() * 1e6) + 1000}.25`;
+    const controller = new AbortController();
+    const reason = new Error('user pressed stop');
+    const tools = openworkTools(session);
+    const running = tools.bash?.execute?.({ command: `echo started > started.txt; sleep ${marker}` }, { toolCallId: 'c1', messages: [], abortSignal: controller.signal });
+    const rejection = expect(running).rejects.toBe(reason);
+    while (!(await exists(join(workspace, 'started.txt')))) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await sleepersWith(marker)).toBeGreaterThan(0);
+    controller.abort(reason);
+    await rejection;
+    expect(await sleepersWith(marker)).toBe(0);
+    const stored = (await session.messages()).filter((message) => message.role === 'tool');
+    expect(stored.map((message) => message.role === 'tool' && message.result.status)).toEqual(['cancelled']);
+  });
+
+  it('a dangerous command produces a tool-approval-request; denied, it never runs', async () => {
+    const { session, workspace } = await machine();
+    await writeFile(join(workspace, 'keep.txt'), 'keep\n');
+    const tools = openworkTools(session);
+    const { model, prompts } = scriptedModel([{ calls: [{ id: 'c1', tool: 'bash', input: { command: 'rm -rf ~' } }] }, { text: 'Understood.' }]);
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Clean up.' }];
+    const first = await generateText({ model, tools, messages, stopWhen: stepCountIs(5) });
+    const request = first.content.find((part) => part.type === 'tool-approval-request');
+    expect(request?.toolCall.toolName).toBe('bash');
+    messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request?.approvalId ?? '', approved: false }] });
+    await generateText({ model, tools, messages, stopWhen: stepCountIs(5) });
+    expect(toolResultsIn(prompts[1] ?? [])).toEqual([{ toolCallId: 'c1', output: { type: 'execution-denied' } }]);
+    expect(await readFile(join(workspace, 'keep.txt'), 'utf8')).toBe('keep\n');
+  });
+
 });
