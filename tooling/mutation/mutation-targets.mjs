@@ -223,7 +223,20 @@ export const mutationTargets = [
   {
     package: 'packages/tools-contract',
     file: 'src/parse-tool-input.ts',
-    tests: ['src/parse-tool-input.test.ts', 'src/finalized-toolset.test.ts'],
+    tests: ['src/parse-tool-input.test.ts', 'src/parse-tool-input-edges.test.ts', 'src/finalized-toolset.test.ts'],
+    equivalent: [
+      { mutator: "ConditionalExpression", line: "else if (typeof segment === 'string' && segment.length <= LONGEST_QUOTED_NAME && /^[A-Za-z_$][\\w$]*$/.test(segment)) {", original: "typeof segment === 'string'", replacement: "true", reason: "numbers are handled before; a symbol segment has no length, so the next test fails and it is quoted either way" },
+      { mutator: "BooleanLiteral", line: "let parentIsObject = false;", original: "false", replacement: "true", reason: "only read for a non-empty path, where the loop has assigned it; for an empty path `present` stays true and the flag does not matter" },
+      { mutator: "BooleanLiteral", line: "let present = true;", original: "true", replacement: "false", reason: "only read for a non-empty path, where the loop has assigned it; for the empty path parentIsObject is false and the flag does not matter" },
+      { mutator: "ConditionalExpression", line: "parentIsObject = typeof current === 'object' && current !== null && !Array.isArray(current);", original: "typeof current === 'object' && current !== null", replacement: "true", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "LogicalOperator", line: "parentIsObject = typeof current === 'object' && current !== null && !Array.isArray(current);", original: "typeof current === 'object' && current !== null", replacement: "typeof current === 'object' || current !== null", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "ConditionalExpression", line: "parentIsObject = typeof current === 'object' && current !== null && !Array.isArray(current);", original: "typeof current === 'object'", replacement: "true", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "ConditionalExpression", line: "parentIsObject = typeof current === 'object' && current !== null && !Array.isArray(current);", original: "current !== null", replacement: "true", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "ConditionalExpression", line: "if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) {", original: "typeof current !== 'object' || current === null", replacement: "false", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "LogicalOperator", line: "if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) {", original: "typeof current !== 'object' || current === null", replacement: "typeof current !== 'object' && current === null", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "ConditionalExpression", line: "if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) {", original: "typeof current !== 'object'", replacement: "false", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "ConditionalExpression", line: "if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) {", original: "current === null", replacement: "false", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+    ],
   },
   {
     package: 'packages/tools-contract',
