@@ -71,6 +71,8 @@ export const mutationTargets = [
         replacement: '""',
         reason: 'unreachable, as above (kept so the switch over PathTier stays exhaustive)',
       },
+      { mutator: "StringLiteral", line: "case 'writable-root':", original: "'writable-root'", replacement: "\"\"", reason: "unreachable, as above: the writable-root label is never looked up for a denial" },
+      { mutator: "StringLiteral", line: "export const toolSlot = '{tool}';", original: "'{tool}'", replacement: "\"\"", reason: "not equivalent but out of reach of the runner: a module-level constant is evaluated at import, before the vitest runner activates a mutant; applied by hand, check-access-denials.test.ts \"without a tool name … literal {tool} slot\" fails" },
     ],
   },
   {
