@@ -143,7 +143,8 @@ describe('NodeProcessBackend', () => {
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 20);
-    const outcome = await backend.spawn(['yes'], { cwd: workspace.path, env, timeoutMs: 2_500, spill: { path: spillPath } });
+    // Long enough for `yes` to pass the 64 MiB cap even on a loaded two-core machine (about 10 MB/s seen there).
+    const outcome = await backend.spawn(['yes'], { cwd: workspace.path, env, timeoutMs: 10_000, spill: { path: spillPath } });
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
 
