@@ -51,7 +51,7 @@ export { validateGrants } from './policy/validate-grants.js';
 export type { GrantValidation, ValidateGrantsOptions } from './policy/validate-grants.js';
 export { withGrants } from './policy/with-grants.js';
 export { buildParityCorpus } from './policy/parity-corpus.js';
-export type { ParityCorpus, ParityCorpusEntry, ParityGrantSet, ParityPolicySettings } from './policy/parity-corpus.js';
+export type { ParityCorpus, ParityCorpusEntry, ParityCorpusVariant, ParityGrantSet, ParityPolicySettings } from './policy/parity-corpus.js';
 
 // Backends (§3.4): argv wrappers, never spawners.
 export type {

@@ -316,9 +316,11 @@ describe('bash in workspace-write: git, protected names, grants (issue 13)', () 
     expect(existsSync(join(hooks, 'pre-commit'))).toBe(false);
     const configBefore = await readFile(config, 'utf8');
     const configured = await fixture.call('bash', { command: 'git config core.hooksPath /tmp/evil' });
+    // git names the config by its absolute path: the sandbox protects a missing .git/commondir
+    // with `.` (the git directory itself), and git resolves a common directory to a real path.
     expect(normalised(ToolResult.text(configured))).toBe(
-      'error: could not write config file .git/config: Device or resource busy\n[exit 4; duration N ms]\n' +
-        `[sandbox denied: error: could not write config file .git/config: Device or resource busy. ${retryHint([{ path: config, access: 'write' }])}`,
+      `error: could not write config file ${config}: Device or resource busy\n[exit 4; duration N ms]\n` +
+        `[sandbox denied: error: could not write config file ${config}: Device or resource busy. ${retryHint([{ path: config, access: 'write' }])}`,
     );
     expect(configured.sandboxDenied).toBe(true);
     expect(await readFile(config, 'utf8')).toBe(configBefore);
