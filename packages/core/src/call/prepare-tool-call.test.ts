@@ -143,6 +143,12 @@ describe('reading the facts of an inspection', () => {
     expect(readDanger(runs({ danger: { findings: 'many' } }))).toEqual({ kind: 'present', value: { findings: [unknown] } });
     expect(readDanger(runs({ danger: { dangerous: true, findings: [] } }))).toEqual({ kind: 'present', value: { findings: [unknown] } });
     expect(readDanger(runs({ danger: { findings: [finding, { rule: 1 }] } }))).toEqual({ kind: 'present', value: { findings: [finding, unknown] } });
+    // Each field of a finding must be text; one wrong field makes it the unknown finding.
+    for (const broken of [{ ...finding, rule: 1 }, { ...finding, command: 1 }, { ...finding, reason: 1 }, null, 'finding']) {
+      expect(readDanger(runs({ danger: { findings: [broken] } }))).toEqual({ kind: 'present', value: { findings: [unknown] } });
+    }
+    // `dangerous: false` with findings is a contradiction: when in doubt, ask.
+    expect(readDanger(runs({ danger: { dangerous: false, findings: [finding] } }))).toEqual({ kind: 'present', value: { findings: [finding] } });
     expect(readDanger(CallInspection.readOnly({ danger: 'yes' } as CallFacts))).toEqual({ kind: 'present', value: { findings: [{ ...unknown, command: '' }] } });
   });
 });
