@@ -38,10 +38,12 @@ export const ALLOWED_WORKSPACE_EDGES: Readonly<Record<string, readonly string[]>
  * with the published package, never in its build (no tsconfig project reference) and never
  * imported by its non-test source (`findTestOnlyImports`). Core's runtime depends on the store
  * interface only (§1); its end-to-end test runs a whole session on a real SQLite file (issue 15),
- * so it may use the embedded store as a devDependency — and nothing else may.
+ * so it may use the embedded store as a devDependency. The AI SDK adapter's tests and README example
+ * need a session, so a store: they use the in-memory one (issue 18) — and nothing else may.
  */
 export const ALLOWED_TEST_EDGES: Readonly<Record<string, readonly string[]>> = {
   '@openwork/core': ['@openwork/store-sqlite'],
+  '@openwork/ai-sdk': ['@openwork/session-store'],
 };
 
 /** Private shared configuration; any package may use it, as a dev dependency only. */

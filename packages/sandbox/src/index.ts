@@ -51,7 +51,7 @@ export { validateGrants } from './policy/validate-grants.js';
 export type { GrantValidation, ValidateGrantsOptions } from './policy/validate-grants.js';
 export { withGrants } from './policy/with-grants.js';
 export { buildParityCorpus } from './policy/parity-corpus.js';
-export type { ParityCorpus, ParityCorpusEntry, ParityGrantSet, ParityPolicySettings } from './policy/parity-corpus.js';
+export type { ParityCorpus, ParityCorpusEntry, ParityCorpusVariant, ParityGrantSet, ParityPolicySettings } from './policy/parity-corpus.js';
 
 // Backends (§3.4): argv wrappers, never spawners.
 export type {
@@ -63,6 +63,8 @@ export type {
 } from './backend/sandbox-backend.js';
 export { SandboxUnavailableError } from './backend/sandbox-unavailable-error.js';
 export { UnavailableSandboxBackend } from './backend/unavailable-sandbox-backend.js';
+export { goBuildCacheEnvironment } from './backend/go-build-cache-environment.js';
+export type { GoBuildCacheOptions } from './backend/go-build-cache-environment.js';
 
 // Seatbelt (macOS).
 export { renderSeatbeltProfile, seatbeltArguments } from './seatbelt/seatbelt-profile.js';
