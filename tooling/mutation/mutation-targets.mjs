@@ -251,6 +251,10 @@ export const mutationTargets = [
     package: 'packages/core',
     file: 'src/call/prepare-tool-call.ts',
     tests: ['src/call/prepare-tool-call.test.ts'],
+    equivalent: [
+      { mutator: 'ConditionalExpression', line: "const card = approvalCard(call, escalation.kind === 'present' ? escalation.value : undefined, danger.kind === 'present' ? danger.value : undefined);", original: "escalation.kind === 'present'", replacement: 'true', reason: 'an absent reading has no value, so both sides give undefined (a malformed one returned above)' },
+      { mutator: 'ConditionalExpression', line: "const card = approvalCard(call, escalation.kind === 'present' ? escalation.value : undefined, danger.kind === 'present' ? danger.value : undefined);", original: "danger.kind === 'present'", replacement: 'true', reason: 'an absent reading has no value, so both sides give undefined (readDanger never answers malformed)' },
+    ],
   },
   {
     package: 'packages/core',
