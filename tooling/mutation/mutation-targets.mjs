@@ -250,7 +250,11 @@ export const mutationTargets = [
   {
     package: 'packages/core',
     file: 'src/call/prepare-tool-call.ts',
-    tests: ['src/call/approvals.test.ts', 'src/call/prepare-tool-call.test.ts'],
+    tests: ['src/call/prepare-tool-call.test.ts'],
+    equivalent: [
+      { mutator: 'ConditionalExpression', line: "const card = approvalCard(call, escalation.kind === 'present' ? escalation.value : undefined, danger.kind === 'present' ? danger.value : undefined);", original: "escalation.kind === 'present'", replacement: 'true', reason: 'an absent reading has no value, so both sides give undefined (a malformed one returned above)' },
+      { mutator: 'ConditionalExpression', line: "const card = approvalCard(call, escalation.kind === 'present' ? escalation.value : undefined, danger.kind === 'present' ? danger.value : undefined);", original: "danger.kind === 'present'", replacement: 'true', reason: 'an absent reading has no value, so both sides give undefined (readDanger never answers malformed)' },
+    ],
   },
   {
     package: 'packages/core',
@@ -260,11 +264,14 @@ export const mutationTargets = [
   {
     package: 'packages/core',
     file: 'src/call/ask-approver.ts',
-    tests: ['src/call/approvals.test.ts', 'src/call/prepare-tool-call.test.ts'],
+    tests: ['src/call/prepare-tool-call.test.ts'],
   },
   {
     package: 'packages/core',
     file: 'src/updates/delivery-queue.ts',
     tests: ['src/updates/delivery-queue.test.ts'],
+    equivalent: [
+      { mutator: 'BlockStatement', line: '} catch {', original: '{\n        continue;\n      }', replacement: '{}', reason: 'after a throw `returned` is still undefined, which is no thenable, so the loop goes on to the next item either way' },
+    ],
   },
 ];

@@ -28,7 +28,9 @@ export async function askApprover(approver: Approver | undefined, card: Approval
     return denied(`Asking the user to approve this call (${why}) failed (${error instanceof Error ? error.message : String(error)}), so it was not run.`);
   }
   if (answer === true || (isDecision(answer) && answer.approved === true)) return { approved: true };
-  const reason = isDecision(answer) && answer.approved === false && typeof answer.reason === 'string' && answer.reason.trim() !== '' ? `: ${answer.reason.trim()}` : '';
+  // Here a well-formed answer is a refusal; only a refusal's reason is passed on.
+  const given = isDecision(answer) ? (answer as { reason?: unknown }).reason : undefined;
+  const reason = typeof given === 'string' && given.trim() !== '' ? `: ${given.trim()}` : '';
   return denied(`The user did not approve this call (${why})${reason}. Nothing was run. Do not repeat the same call; continue another way or ask the user.`);
 }
 

@@ -70,14 +70,16 @@ describe('prepareToolCall (architecture §4, one step per rule)', () => {
   it('step 3: a grant to write a hard-protected path is denied; to read it, it is asked', () => {
     const openworkHome = join(root, 'home', '.openwork', 'db');
     const write = decide({ kind: 'runs', subject: 'ls', facts: escalation([{ path: '/elsewhere', access: 'read', scope: 'exact' }, { path: openworkHome, access: 'write', scope: 'subtree' }]) });
-    expect(write.status).toBe('denied');
+    expect(write).toMatchObject({ status: 'denied', result: { status: 'denied', sandboxDenied: false, error: { code: 'permission_denied' } } });
     expect(write.status === 'denied' && ToolResult.text(write.result)).toMatch(/^Permission denied: .*\/home\/\.openwork\/db is protected and cannot be changed by tools\.$/);
     expect(decide({ kind: 'runs', subject: 'ls', facts: escalation([{ path: openworkHome, access: 'read', scope: 'exact' }]) }).status).toBe('needs_approval');
   });
 
   it('step 4: an escalation, a dangerous command or both need approval, with a card that says what and why', () => {
     const paths = [{ path: '/srv/data', access: 'write', scope: 'subtree' }];
-    expect(decide({ kind: 'writes', subject: '/srv/data/a', facts: escalation(paths, 'Save the export there') })).toEqual({
+    const writes = decide({ kind: 'writes', subject: '/srv/data/a', facts: escalation(paths, 'Save the export there') });
+    expect(writes.status === 'needs_approval' && Object.keys(writes.card)).toEqual(['toolId', 'reasons', 'target', 'paths', 'justification']);
+    expect(writes).toEqual({
       status: 'needs_approval',
       call: expect.objectContaining({ toolId: 'probe' }),
       grants: paths,
@@ -143,6 +145,12 @@ describe('reading the facts of an inspection', () => {
     expect(readDanger(runs({ danger: { findings: 'many' } }))).toEqual({ kind: 'present', value: { findings: [unknown] } });
     expect(readDanger(runs({ danger: { dangerous: true, findings: [] } }))).toEqual({ kind: 'present', value: { findings: [unknown] } });
     expect(readDanger(runs({ danger: { findings: [finding, { rule: 1 }] } }))).toEqual({ kind: 'present', value: { findings: [finding, unknown] } });
+    // Each field of a finding must be text; one wrong field makes it the unknown finding.
+    for (const broken of [{ ...finding, rule: 1 }, { ...finding, command: 1 }, { ...finding, reason: 1 }, null, 'finding']) {
+      expect(readDanger(runs({ danger: { findings: [broken] } }))).toEqual({ kind: 'present', value: { findings: [unknown] } });
+    }
+    // `dangerous: false` with findings is a contradiction: when in doubt, ask.
+    expect(readDanger(runs({ danger: { dangerous: false, findings: [finding] } }))).toEqual({ kind: 'present', value: { findings: [finding] } });
     expect(readDanger(CallInspection.readOnly({ danger: 'yes' } as CallFacts))).toEqual({ kind: 'present', value: { findings: [{ ...unknown, command: '' }] } });
   });
 });
@@ -175,6 +183,28 @@ describe('askApprover', () => {
     expect(!reasoned.approved && ToolResult.text(reasoned.result)).toBe(`The user did not approve this call (${why}): use the build folder. Nothing was run. Do not repeat the same call; continue another way or ask the user.`);
     const blank = await askApprover(() => ({ approved: false, reason: ' ' }), card, context());
     expect(!blank.approved && ToolResult.text(blank.result)).toBe(`The user did not approve this call (${why}). Nothing was run. Do not repeat the same call; continue another way or ask the user.`);
+  });
+
+  it('names every path and what is dangerous in its texts', async () => {
+    const two = { ...card, reasons: ['escalation'] as const, danger: undefined, paths: [{ path: '/srv/a', access: 'write', scope: 'exact' }, { path: '/srv/b', access: 'read', scope: 'subtree' }] as const };
+    const outcome = await askApprover(() => false, two, context());
+    expect(!outcome.approved && ToolResult.text(outcome.result)).toBe(
+      'The user did not approve this call (access to /srv/a (write, exact), /srv/b (read, subtree)). Nothing was run. Do not repeat the same call; continue another way or ask the user.',
+    );
+    const vague = await askApprover(() => false, { ...card, paths: [], reasons: ['danger'], danger: { reason: '', findings: [] } }, context());
+    expect(!vague.approved && ToolResult.text(vague.result)).toMatch(/^The user did not approve this call \(a dangerous command\)\. /);
+    // A reason rides only on a well-formed refusal.
+    const odd = await askApprover(() => ({ approved: 'yes', reason: 'ignored' }) as unknown as boolean, card, context());
+    expect(!odd.approved && ToolResult.text(odd.result)).not.toContain('ignored');
+  });
+
+  it('stops waiting when the call is cancelled while the user decides', async () => {
+    const controller = new AbortController();
+    const waiting = askApprover(() => new Promise<boolean>(() => undefined), card, { sessionId: 's', callId: 'c', signal: controller.signal });
+    controller.abort();
+    const outcome = await waiting;
+    expect(!outcome.approved && outcome.result).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+    expect(!outcome.approved && ToolResult.text(outcome.result)).toBe("The call was cancelled while waiting for the user's approval. Nothing was run.");
   });
 
   it('no approver, a rejection or an abort: never approved', async () => {

@@ -10,15 +10,13 @@ export interface EscalationFact {
 /** A fact read from an inspection: absent, present, or present but not in the expected shape. */
 export type FactReading<T> = { readonly kind: 'absent' } | { readonly kind: 'present'; readonly value: T } | { readonly kind: 'malformed'; readonly problem: string };
 
-const ABSENT = Object.freeze({ kind: 'absent' as const });
-
 /**
  * The `escalation` fact (§6.1, §7.5). The contract types it `unknown`; a tool that reports it in
  * another shape has a bug, and its call must not run on a guess of what it asked for.
  */
 export function readEscalation(inspection: CallInspection): FactReading<EscalationFact> {
   const fact = inspection['escalation'];
-  if (fact === undefined) return ABSENT;
+  if (fact === undefined) return { kind: 'absent' };
   if (typeof fact !== 'object' || fact === null) return { kind: 'malformed', problem: 'escalation is not an object' };
   const { paths, justification } = fact as { paths?: unknown; justification?: unknown };
   if (!Array.isArray(paths) || paths.length === 0) return { kind: 'malformed', problem: 'escalation.paths is not a non-empty list' };
@@ -45,12 +43,11 @@ export interface DangerFact {
  */
 export function readDanger(inspection: CallInspection): FactReading<DangerFact> {
   const fact = inspection['danger'];
-  if (fact === undefined || fact === null) return ABSENT;
+  if (fact === undefined || fact === null) return { kind: 'absent' };
+  // Anything but an object with a list of findings (a string, `true`, …) has no `findings`.
   const findings = (fact as { findings?: unknown }).findings;
-  if (typeof fact !== 'object' || !Array.isArray(findings)) {
-    return { kind: 'present', value: { findings: [unknownFinding(inspection)] } };
-  }
-  if ((fact as { dangerous?: unknown }).dangerous === false && findings.length === 0) return ABSENT;
+  if (!Array.isArray(findings)) return { kind: 'present', value: { findings: [unknownFinding(inspection)] } };
+  if ((fact as { dangerous?: unknown }).dangerous === false && findings.length === 0) return { kind: 'absent' };
   const checked = findings.map((finding: unknown): CommandFinding => {
     const { rule, command, reason } = (typeof finding === 'object' && finding !== null ? finding : {}) as Record<string, unknown>;
     if (typeof rule === 'string' && typeof command === 'string' && typeof reason === 'string') {
