@@ -72,6 +72,8 @@ export const mutationTargets = [
         replacement: '""',
         reason: 'unreachable, as above (kept so the switch over PathTier stays exhaustive)',
       },
+      { mutator: "StringLiteral", line: "case 'writable-root':", original: "'writable-root'", replacement: "\"\"", reason: "unreachable, as above: the writable-root label is never looked up for a denial" },
+      { mutator: "StringLiteral", line: "export const toolSlot = '{tool}';", original: "'{tool}'", replacement: "\"\"", reason: "not equivalent but out of reach of the runner: a module-level constant is evaluated at import, before the vitest runner activates a mutant; applied by hand, check-access-denials.test.ts \"without a tool name … literal {tool} slot\" fails" },
     ],
   },
   {
@@ -206,6 +208,7 @@ export const mutationTargets = [
     file: 'src/cut-oversized-result.ts',
     tests: ['src/cut-oversized-result.test.ts', 'src/cut-oversized-result-edges.test.ts', 'src/finalized-toolset.test.ts'],
     equivalent: [
+      { mutator: "ObjectLiteral", line: "const DEFAULT_LIMITS: ResultLimits = {", original: "{\n  maxResultBytes: MAX_RESULT_BYTES,\n  footerReserveBytes: FOOTER_RESERVE_BYTES,\n  maxSpillBytes: MAX_SPILL_BYTES,\n}", replacement: "{}", reason: "not equivalent but out of reach of the runner: a module-level constant is evaluated at import, before the vitest runner activates a mutant; applied by hand, every test of a short result fails (all limits undefined)" },
       { mutator: 'ConditionalExpression', line: 'if (text.length * 3 <= limits.maxResultBytes) return result;', original: 'text.length * 3 <= limits.maxResultBytes', replacement: 'false', reason: 'a shortcut only: without it the exact byte count below decides the same' },
       { mutator: 'EqualityOperator', line: 'if (text.length * 3 <= limits.maxResultBytes) return result;', original: 'text.length * 3 <= limits.maxResultBytes', replacement: 'text.length * 3 < limits.maxResultBytes', reason: 'a shortcut only: without it the exact byte count below decides the same' },
       { mutator: 'ConditionalExpression', line: 'const savedLength = bytes.length > limits.maxSpillBytes ? characterBoundary(bytes, limits.maxSpillBytes) : bytes.length;', original: 'bytes.length > limits.maxSpillBytes', replacement: 'true', reason: 'characterBoundary(bytes, limit) is bytes.length whenever limit >= bytes.length' },
@@ -224,11 +227,45 @@ export const mutationTargets = [
   {
     package: 'packages/tools-contract',
     file: 'src/parse-tool-input.ts',
-    tests: ['src/parse-tool-input.test.ts', 'src/finalized-toolset.test.ts'],
+    tests: ['src/parse-tool-input.test.ts', 'src/parse-tool-input-edges.test.ts', 'src/finalized-toolset.test.ts'],
+    equivalent: [
+      { mutator: "ConditionalExpression", line: "else if (typeof segment === 'string' && segment.length <= LONGEST_QUOTED_NAME && /^[A-Za-z_$][\\w$]*$/.test(segment)) {", original: "typeof segment === 'string'", replacement: "true", reason: "numbers are handled before; a symbol segment has no length, so the next test fails and it is quoted either way" },
+      { mutator: "BooleanLiteral", line: "let parentIsObject = false;", original: "false", replacement: "true", reason: "only read for a non-empty path, where the loop has assigned it; for an empty path `present` stays true and the flag does not matter" },
+      { mutator: "BooleanLiteral", line: "let present = true;", original: "true", replacement: "false", reason: "only read for a non-empty path, where the loop has assigned it; for the empty path parentIsObject is false and the flag does not matter" },
+      { mutator: "ConditionalExpression", line: "parentIsObject = typeof current === 'object' && current !== null && !Array.isArray(current);", original: "typeof current === 'object' && current !== null", replacement: "true", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "LogicalOperator", line: "parentIsObject = typeof current === 'object' && current !== null && !Array.isArray(current);", original: "typeof current === 'object' && current !== null", replacement: "typeof current === 'object' || current !== null", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "ConditionalExpression", line: "parentIsObject = typeof current === 'object' && current !== null && !Array.isArray(current);", original: "typeof current === 'object'", replacement: "true", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "ConditionalExpression", line: "parentIsObject = typeof current === 'object' && current !== null && !Array.isArray(current);", original: "current !== null", replacement: "true", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "ConditionalExpression", line: "if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) {", original: "typeof current !== 'object' || current === null", replacement: "false", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "LogicalOperator", line: "if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) {", original: "typeof current !== 'object' || current === null", replacement: "typeof current !== 'object' && current === null", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "ConditionalExpression", line: "if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) {", original: "typeof current !== 'object'", replacement: "false", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+      { mutator: "ConditionalExpression", line: "if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) {", original: "current === null", replacement: "false", reason: "zod reports a type issue at a value, never below a primitive or null, so a parent on an issue path is always an object or an array" },
+    ],
   },
   {
     package: 'packages/tools-contract',
     file: 'src/finalized-toolset.ts',
     tests: ['src/finalized-toolset.test.ts', 'src/finalized-toolset-guards.test.ts', 'src/tool-registry-builder.test.ts', 'src/tool-progress-reporter.test.ts'],
+  },
+  // --- @openwork/core: what runs without asking, what asks, what is denied; the bounded progress queue
+  {
+    package: 'packages/core',
+    file: 'src/call/prepare-tool-call.ts',
+    tests: ['src/call/approvals.test.ts', 'src/call/prepare-tool-call.test.ts'],
+  },
+  {
+    package: 'packages/core',
+    file: 'src/call/read-call-facts.ts',
+    tests: ['src/call/prepare-tool-call.test.ts'],
+  },
+  {
+    package: 'packages/core',
+    file: 'src/call/ask-approver.ts',
+    tests: ['src/call/approvals.test.ts', 'src/call/prepare-tool-call.test.ts'],
+  },
+  {
+    package: 'packages/core',
+    file: 'src/updates/delivery-queue.ts',
+    tests: ['src/updates/delivery-queue.test.ts'],
   },
 ];

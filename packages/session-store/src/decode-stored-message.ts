@@ -51,14 +51,15 @@ export function decodeFileChange(row: MessageRow, artifactIndex: number): FileCh
   const body = parseBody(row);
   const result = body['result'] as { artifacts?: unknown } | undefined;
   const artifact = Array.isArray(result?.artifacts) ? (result.artifacts[artifactIndex] as FileChangeArtifact | undefined) : undefined;
-  if (row.role !== 'tool' || artifact === undefined || typeof artifact.changeId !== 'string') {
+  const change = artifact?.change as FileChangeArtifact['change'] | undefined;
+  if (row.role !== 'tool' || artifact === undefined || typeof change !== 'object' || change === null || typeof change.changeId !== 'string') {
     throw corrupt(row, `artifact ${artifactIndex} is not a file change`);
   }
   return deepFreeze({
     sessionId: row.sessionId,
-    changeId: artifact.changeId,
-    path: artifact.path,
-    undone: artifact.undone,
+    changeId: change.changeId,
+    path: change.path,
+    undone: change.undone,
     toolCallId: body['toolCallId'] as string,
     messageId: row.id,
     messageSequence: row.sequence,
@@ -68,17 +69,18 @@ export function decodeFileChange(row: MessageRow, artifactIndex: number): FileCh
 }
 
 /**
- * `body` with `undone` of artifact `artifactIndex` set (§8.4: after an undo or reapply, the
+ * `body` with `change.undone` of artifact `artifactIndex` set (§8.4: after an undo or reapply, the
  * stored artifact says so). Everything else, key order included, stays as it was.
  */
 export function rewriteArtifactUndone(row: MessageRow, artifactIndex: number, undone: boolean): string {
   const body = parseBody(row);
   const artifacts = (body['result'] as { artifacts?: unknown } | undefined)?.artifacts;
   const artifact = Array.isArray(artifacts) ? (artifacts[artifactIndex] as Record<string, unknown> | undefined) : undefined;
-  if (artifact === undefined || artifact === null || typeof artifact !== 'object') {
-    throw corrupt(row, `artifact ${artifactIndex} does not exist`);
+  const change = artifact?.['change'] as Record<string, unknown> | null | undefined;
+  if (change === undefined || change === null || typeof change !== 'object') {
+    throw corrupt(row, `artifact ${artifactIndex} is not a file change`);
   }
-  artifact['undone'] = undone;
+  change['undone'] = undone;
   return JSON.stringify(body);
 }
 

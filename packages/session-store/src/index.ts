@@ -22,7 +22,7 @@ export type {
   NewToolMessage,
   NewUserMessage,
 } from './new-message.js';
-export { FILE_CHANGE_ARTIFACT_KIND, isFileChangeArtifact, type FileChangeArtifact } from './file-change-artifact.js';
+export { FILE_CHANGE_ARTIFACT_KIND, isFileChangeArtifact, type FileChangeArtifact, type FileChangeFacts } from './file-change-artifact.js';
 export type { FileChangeRecord, UndoneUpdate } from './file-change-record.js';
 export { InMemorySessionStore, type InMemorySessionStoreOptions } from './in-memory-session-store.js';
 

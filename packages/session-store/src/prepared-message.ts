@@ -169,18 +169,23 @@ function checkToolError(status: ToolResultStatus, error: unknown): CheckedToolRe
   return { code: code as ToolErrorCode, message, retryable };
 }
 
-/** §8.4: a file_change artifact needs a change id (unique in the message), a path and `undone`. */
+/** §8.4: a file_change artifact needs a `change` with a change id (unique in the message), a path and `undone`. */
 function findFileChanges(artifacts: readonly ToolArtifact[]): PreparedFileChange[] {
   const changes: PreparedFileChange[] = [];
   const seen = new Set<string>();
   artifacts.forEach((artifact, artifactIndex) => {
     if (artifact.kind !== FILE_CHANGE_ARTIFACT_KIND) return;
-    const where = `result.artifacts[${artifactIndex}]`;
-    const changeId = checkRecordId(artifact['changeId'], `${where}.changeId`);
+    const where = `result.artifacts[${artifactIndex}].change`;
+    const change = artifact['change'];
+    if (typeof change !== 'object' || change === null || Array.isArray(change)) {
+      throw new InvalidRecordError(`${where} must be an object with changeId, path and undone (§8.4), got ${describeValue(change)}`);
+    }
+    const facts = change as Record<string, unknown>;
+    const changeId = checkRecordId(facts['changeId'], `${where}.changeId`);
     if (seen.has(changeId)) throw new InvalidRecordError(`${where}.changeId ${JSON.stringify(changeId)} appears twice in the result`);
     seen.add(changeId);
-    const path = checkColumnText(artifact['path'], `${where}.path`);
-    const undone = artifact['undone'];
+    const path = checkColumnText(facts['path'], `${where}.path`);
+    const undone = facts['undone'];
     if (typeof undone !== 'boolean') throw new InvalidRecordError(`${where}.undone must be a boolean (§8.4), got ${describeValue(undone)}`);
     changes.push({ changeId, path, undone, artifactIndex });
   });

@@ -79,7 +79,8 @@ describeWithPostgres('PostgresSessionStore', () => {
     const tool = loaded[2];
     const original = stored[2];
     if (tool?.role !== 'tool' || original?.role !== 'tool') throw new Error('message 3 is the edit result');
-    expect(tool.result).toStrictEqual({ ...original.result, artifacts: [{ ...original.result.artifacts[0], undone: true }] });
+    const edit = original.result.artifacts[0] as { kind: string; change: Record<string, unknown> };
+    expect(tool.result).toStrictEqual({ ...original.result, artifacts: [{ ...edit, change: { ...edit.change, undone: true } }] });
     expect(tool.result.artifacts[0]?.['hunks']).toEqual((turn[2] as NewToolMessage).result.artifacts[0]?.['hunks']);
     expect(await other.listFileChanges(session.id)).toEqual([expect.objectContaining({ changeId: 'turn-1-call-edit', path: 'src/greeting.ts', undone: true })]);
     expect(await other.getSession(session.id)).toMatchObject({ messageCount: 5, workspaceRoots: [ROOT] });

@@ -79,8 +79,9 @@ describe('SqliteSessionStore', () => {
     const tool = loaded[2];
     const original = stored[2];
     if (tool?.role !== 'tool' || original?.role !== 'tool') throw new Error('message 3 is the edit result');
-    expect(tool.result).toStrictEqual({ ...original.result, artifacts: [{ ...original.result.artifacts[0], undone: true }] });
-    expect(tool.result.artifacts[0]?.['afterContent']).toBe('export const greeting = "hello, world";\n');
+    const edit = original.result.artifacts[0] as { kind: string; change: Record<string, unknown> };
+    expect(tool.result).toStrictEqual({ ...original.result, artifacts: [{ ...edit, change: { ...edit.change, undone: true } }] });
+    expect((tool.result.artifacts[0]?.['change'] as { afterContent?: string } | undefined)?.afterContent).toBe('export const greeting = "hello, world";\n');
     expect(await second.listFileChanges(session.id)).toEqual([expect.objectContaining({ changeId: 'turn-1-call-edit', path: 'src/greeting.ts', undone: true })]);
     expect(await second.getSession(session.id)).toMatchObject({ messageCount: 5, workspaceRoots: [ROOT] });
 

@@ -293,6 +293,15 @@ describe('grep (§7.6)', () => {
     expect(file.status).toBe('denied');
   });
 
+  it('acc_10b on a case-insensitive file system a credential folder in other letters stays unread', async () => {
+    // The folder above the credential folder differs in letter case too.
+    await put('A/SECRETS/token.txt', 'hit\n');
+    await put('public.txt', 'hit\n');
+    const policy = fixture.policy({ credentialPaths: [join(fixture.workspace, 'a', 'secrets')], letterCase: 'insensitive' });
+    expect(await fixture.text('grep', { pattern: 'hit' }, { policy })).toBe('public.txt\n1:hit');
+    expect(await fixture.text('glob', { pattern: '**/*.txt' }, { policy })).toBe('public.txt');
+  });
+
   it('reports no match, a missing path and cancellation plainly', async () => {
     await put('a.txt', 'x\n');
     expect(await fixture.text('grep', { pattern: 'absent', path: '.' })).toBe('No matches for /absent/ in .');

@@ -2,7 +2,7 @@
 export interface GitConfigEntry {
   /** Lower case (`core`, `include`, `includeif`). */
   readonly section: string;
-  /** Case kept (`gitdir:~/work/`), or undefined for `[core]`. */
+  /** Case kept (`gitdir:~/projects/`), or undefined for `[core]`. */
   readonly subsection: string | undefined;
   /** Lower case (`hookspath`, `path`). */
   readonly name: string;

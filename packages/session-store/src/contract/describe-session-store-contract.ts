@@ -326,8 +326,12 @@ export function describeSessionStoreContract(
           [{ role: 'tool', toolCallId: 'c', toolId: 'edit', result: { ...good, content: [{ type: 'image' }] } }, /results carry text only/],
           [{ role: 'tool', toolCallId: 'c', toolId: 'edit', result: { ...good, artifacts: [{ note: 'no kind' }] } }, /artifacts\[0\]\.kind must be a non-empty string/],
           [
-            { role: 'tool', toolCallId: 'c', toolId: 'edit', result: { ...good, artifacts: [{ kind: 'file_change', changeId: 'c', path: 'a' }] } },
-            /artifacts\[0\]\.undone must be a boolean/,
+            { role: 'tool', toolCallId: 'c', toolId: 'edit', result: { ...good, artifacts: [{ kind: 'file_change', change: { changeId: 'c', path: 'a' } }] } },
+            /artifacts\[0\]\.change\.undone must be a boolean/,
+          ],
+          [
+            { role: 'tool', toolCallId: 'c', toolId: 'edit', result: { ...good, artifacts: [{ kind: 'file_change', changeId: 'c', path: 'a', undone: false }] } },
+            /artifacts\[0\]\.change must be an object with changeId, path and undone/,
           ],
           [{ role: 'tool', toolCallId: 'c', toolId: 'edit', result: { ...good, artifacts: [{ kind: 'x', f: () => 1 }] } }, /artifacts\[0\]\.f is a function/],
           [{ role: 'user', text: 'x', metadata: ['not', 'an', 'object'] }, /metadata must be a JSON object/],
@@ -395,7 +399,7 @@ export function describeSessionStoreContract(
         const before = await store.getSession(sessionId);
         const undone = await store.setUndone(sessionId, { changeIds: ['turn-1-call-edit'], undone: true });
         expect(undone).toHaveLength(1);
-        expect(undone[0]).toMatchObject({ changeId: 'turn-1-call-edit', undone: true, artifact: { undone: true, path: 'src/greeting.ts' } });
+        expect(undone[0]).toMatchObject({ changeId: 'turn-1-call-edit', undone: true, artifact: { change: { undone: true, path: 'src/greeting.ts' } } });
         const after = await store.getSession(sessionId);
         expect((after?.updatedAt ?? '') > (before?.updatedAt ?? '')).toBe(true);
 
@@ -404,13 +408,14 @@ export function describeSessionStoreContract(
         const original = stored[2];
         if (tool.role !== 'tool' || original?.role !== 'tool') throw new Error('message 3 is the edit result');
         // Only `undone` changed, in place: every other field and the key order are as written.
-        const expectedArtifact = { ...original.result.artifacts[0], undone: true };
+        const originalArtifact = original.result.artifacts[0] as FileChangeArtifact;
+        const expectedArtifact = { ...originalArtifact, change: { ...originalArtifact.change, undone: true } };
         expect(JSON.stringify(tool.result.artifacts[0])).toBe(JSON.stringify(expectedArtifact));
         expect(tool.result.content).toStrictEqual(original.result.content);
         expect((await again.listFileChanges(sessionId))[0]?.undone).toBe(true);
 
         const reapplied = await again.setUndone(sessionId, { changeIds: ['turn-1-call-edit'], undone: false });
-        expect(reapplied[0]?.artifact.undone).toBe(false);
+        expect(reapplied[0]?.artifact.change.undone).toBe(false);
         expect(await again.loadMessages(sessionId)).toStrictEqual(stored);
       });
 
@@ -450,9 +455,9 @@ export function describeSessionStoreContract(
         const again = await reopen(store);
         const [tool] = await again.loadMessages('s', { afterSequence: 1 });
         expect(tool?.role === 'tool' ? tool.result.artifacts : null).toStrictEqual([
-          { ...artifacts[0], undone: true },
+          markUndone(artifacts[0] as FileChangeArtifact),
           artifacts[1],
-          { ...artifacts[2], undone: true },
+          markUndone(artifacts[2] as FileChangeArtifact),
         ]);
         expect((await again.listFileChanges('s')).map((change) => [change.changeId, change.undone])).toEqual([
           ['multi:a', true],
@@ -564,5 +569,9 @@ function expectedStored(message: NewMessage, sessionId: string, sequence: number
 }
 
 function fileChange(changeId: string, path: string): FileChangeArtifact {
-  return { kind: 'file_change', changeId, path, change: 'created', additions: 1, deletions: 0, undone: false };
+  return { kind: 'file_change', change: { changeId, path, kind: 'created', additions: 1, deletions: 0, undone: false } };
+}
+
+function markUndone(artifact: FileChangeArtifact): FileChangeArtifact {
+  return { ...artifact, change: { ...artifact.change, undone: true } };
 }
