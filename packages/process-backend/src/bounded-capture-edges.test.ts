@@ -234,8 +234,9 @@ describe('BoundedCapture: backpressure while the spill file lags (§8.2)', () =>
       cwd: workspace.path,
       env,
       spill: { path: spillPath },
-      onProgress: ({ chunk }) => {
-        received += chunk.length; // ASCII: one byte per character
+      onProgress: ({ chunk, skippedBytes }) => {
+        // ASCII: one byte per character; bytes live progress left out were received all the same.
+        received += chunk.length + (skippedBytes ?? 0);
         furthestAhead = Math.max(furthestAhead, received - consumed);
       },
     });

@@ -154,8 +154,9 @@ describe('NodeProcessBackend', () => {
       env,
       signal: controller.signal,
       spill: { path: spillPath },
-      onProgress: ({ chunk }) => {
-        streamed += chunk.length;
+      // Live progress is rate-limited: what it leaves out still streamed through (skippedBytes).
+      onProgress: ({ chunk, skippedBytes }) => {
+        streamed += chunk.length + (skippedBytes ?? 0);
         if (streamed > MAX_SPILL_BYTES + 8 * 1024 * 1024) controller.abort();
       },
     });
