@@ -22,6 +22,7 @@ export const mutationTargets = [
     file: 'src/policy/derive-sandbox-layout.ts',
     tests: [
       'src/policy/derive-sandbox-layout.test.ts',
+      'src/policy/git-redirections.test.ts',
       'src/policy/check-access.test.ts',
       'src/policy/with-grants.test.ts',
       'src/policy/parity-corpus.test.ts',

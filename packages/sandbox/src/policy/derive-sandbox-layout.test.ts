@@ -201,6 +201,23 @@ describe('deriveSandboxLayout (architecture §3.2, §3.4)', () => {
     expect(layout.deviceFiles).toContainEqual({ path: '/dev/null', scope: 'exact' });
   });
 
+  it('carries the git redirections into readOnly (a .git file as its own exact entry) and the roots and home as hints, in every mode', async () => {
+    const linked = path.join(root, 'linked-worktree');
+    await fs.mkdir(linked, { recursive: true });
+    await fs.writeFile(path.join(linked, '.git'), `gitdir: ${path.join(root, 'store/worktrees/linked')}\n`);
+    const temp = path.join(root, 'temp-hint');
+    for (const mode of ['read-only', 'workspace-write', 'full-access'] as const) {
+      const layout = deriveSandboxLayout(createSandboxPolicy({ mode, workspaceRoots: [ws, linked], homeDirectory: home, tempRoots: [temp] }));
+      expect(layout.sessionRoots, mode).toStrictEqual([ws, linked, temp]);
+      expect(layout.homeDirectory, mode).toBe(home);
+      expect(layout.readOnly, mode).toContainEqual({ path: path.join(linked, '.git'), scope: 'exact' });
+      expect(layout.readOnly, mode).toContainEqual({ path: path.join(root, 'store/worktrees/linked/commondir'), scope: 'subtree' });
+      for (const name of ['commondir', 'config.worktree', 'worktrees']) {
+        expect(layout.readOnly, `${mode} ${name}`).toContainEqual({ path: path.join(ws, '.git', name), scope: 'subtree' });
+      }
+    }
+  });
+
   it('full-access makes / writable and read-only makes nothing writable', () => {
     const full = deriveSandboxLayout(createSandboxPolicy({ mode: 'full-access', workspaceRoots: [ws], homeDirectory: home, tempRoots: [] }));
     expect(full.writable).toStrictEqual([{ path: '/', scope: 'subtree' }]);
