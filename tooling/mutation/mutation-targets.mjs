@@ -246,4 +246,25 @@ export const mutationTargets = [
     file: 'src/finalized-toolset.ts',
     tests: ['src/finalized-toolset.test.ts', 'src/finalized-toolset-guards.test.ts', 'src/tool-registry-builder.test.ts', 'src/tool-progress-reporter.test.ts'],
   },
+  // --- @openwork/core: what runs without asking, what asks, what is denied; the bounded progress queue
+  {
+    package: 'packages/core',
+    file: 'src/call/prepare-tool-call.ts',
+    tests: ['src/call/approvals.test.ts', 'src/call/prepare-tool-call.test.ts'],
+  },
+  {
+    package: 'packages/core',
+    file: 'src/call/read-call-facts.ts',
+    tests: ['src/call/prepare-tool-call.test.ts'],
+  },
+  {
+    package: 'packages/core',
+    file: 'src/call/ask-approver.ts',
+    tests: ['src/call/approvals.test.ts', 'src/call/prepare-tool-call.test.ts'],
+  },
+  {
+    package: 'packages/core',
+    file: 'src/updates/delivery-queue.ts',
+    tests: ['src/updates/delivery-queue.test.ts'],
+  },
 ];

@@ -8,6 +8,8 @@ import {
   InvalidSpawnRequestError,
   MAX_SPILL_BYTES,
   NodeProcessBackend,
+  PROGRESS_BURST_BYTES,
+  PROGRESS_BYTES_PER_SECOND,
   ProcessBackendError,
   formatStatusLine,
 } from './index.js';
@@ -143,12 +145,24 @@ describe('NodeProcessBackend', () => {
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 20);
-    // Long enough for `yes` to pass the 64 MiB cap even on a loaded two-core machine (about 10 MB/s seen there).
-    const outcome = await backend.spawn(['yes'], { cwd: workspace.path, env, timeoutMs: 10_000, spill: { path: spillPath } });
+    // The call ends once more than the spill cap has streamed through (counted from progress), not
+    // after a fixed time: on a loaded machine `yes` may write far less than 64 MiB in a few seconds.
+    const controller = new AbortController();
+    let streamed = 0;
+    const outcome = await backend.spawn(['yes'], {
+      cwd: workspace.path,
+      env,
+      signal: controller.signal,
+      spill: { path: spillPath },
+      onProgress: ({ chunk }) => {
+        streamed += chunk.length;
+        if (streamed > MAX_SPILL_BYTES + 8 * 1024 * 1024) controller.abort();
+      },
+    });
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
 
-    expect(outcome.status).toBe('timed_out');
+    expect(outcome.status).toBe('cancelled');
     expect(outcome.totalBytes).toBeGreaterThan(MAX_SPILL_BYTES);
     expect(outcome.spill).toEqual({ path: spillPath, bytesWritten: MAX_SPILL_BYTES, truncated: true });
     expect((await stat(spillPath)).size).toBe(MAX_SPILL_BYTES);
@@ -226,6 +240,28 @@ describe('NodeProcessBackend', () => {
       { kind: 'stderr', chunk: 'err2\n' },
       { kind: 'stdout', chunk: 'tail' },
     ]);
+  });
+
+  it('live progress is limited per stream; what it leaves out is counted, and the output keeps everything', async () => {
+    const backend = new NodeProcessBackend();
+    const bytes = 64 * 1024 * 1024;
+    let reported = 0;
+    let skipped = 0;
+    const outcome = await backend.spawn(bash(`head -c ${bytes} /dev/zero | tr '\\0' 'a'; echo done >&2`), {
+      cwd: workspace.path,
+      env,
+      onProgress: (progress) => {
+        if (progress.kind !== 'stdout') return;
+        reported += Buffer.byteLength(progress.chunk);
+        skipped += progress.skippedBytes ?? 0;
+      },
+    });
+    expect(outcome.totalBytes).toBe(bytes + 'done\n'.length);
+    // Every stdout byte was either reported or counted as skipped, and most were skipped: the
+    // budget is 256 KiB at once plus 1 MiB per second.
+    expect(reported + skipped).toBe(bytes);
+    expect(reported).toBeLessThan(bytes / 2);
+    expect(reported).toBeLessThanOrEqual(PROGRESS_BURST_BYTES + (PROGRESS_BYTES_PER_SECOND * outcome.durationMs) / 1000 + 64 * 1024);
   });
 
   it('a throwing progress callback does not change the outcome', async () => {

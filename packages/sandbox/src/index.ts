@@ -1,5 +1,7 @@
 // Policy (architecture §3): modes, tiers, grants, the fence.
 export type {
+  LetterCase,
+  NetworkAccess,
   PathAccess,
   PathGrant,
   PathScope,
@@ -27,6 +29,8 @@ export type { CreateSandboxPolicyOptions, ProtectedPathList } from './policy/cre
 export { deriveSandboxLayout } from './policy/derive-sandbox-layout.js';
 export { isInsideScopedPath, isInsideAnyScopedPath } from './policy/is-inside-scoped-path.js';
 export { layoutAllows } from './policy/layout-allows.js';
+export { protectedParents } from './policy/protected-parents.js';
+export { detectLetterCase } from './policy/detect-letter-case.js';
 export { checkAccess, classifyPath, toolSlot } from './policy/check-access.js';
 export type { CheckAccessOptions } from './policy/check-access.js';
 export type { AccessDecision, SuggestedGrant } from './policy/access-decision.js';
@@ -47,7 +51,7 @@ export { validateGrants } from './policy/validate-grants.js';
 export type { GrantValidation, ValidateGrantsOptions } from './policy/validate-grants.js';
 export { withGrants } from './policy/with-grants.js';
 export { buildParityCorpus } from './policy/parity-corpus.js';
-export type { ParityCorpus, ParityCorpusEntry, ParityGrantSet } from './policy/parity-corpus.js';
+export type { ParityCorpus, ParityCorpusEntry, ParityCorpusVariant, ParityGrantSet, ParityPolicySettings } from './policy/parity-corpus.js';
 
 // Backends (§3.4): argv wrappers, never spawners.
 export type {
@@ -59,12 +63,14 @@ export type {
 } from './backend/sandbox-backend.js';
 export { SandboxUnavailableError } from './backend/sandbox-unavailable-error.js';
 export { UnavailableSandboxBackend } from './backend/unavailable-sandbox-backend.js';
+export { goBuildCacheEnvironment } from './backend/go-build-cache-environment.js';
+export type { GoBuildCacheOptions } from './backend/go-build-cache-environment.js';
 
 // Seatbelt (macOS).
 export { renderSeatbeltProfile, seatbeltArguments } from './seatbelt/seatbelt-profile.js';
-export type { SeatbeltProfile } from './seatbelt/seatbelt-profile.js';
+export type { SeatbeltProfile, SeatbeltProfileOptions } from './seatbelt/seatbelt-profile.js';
 export { SeatbeltEvaluator, SeatbeltProfileError, parseSeatbeltProfile } from './seatbelt/seatbelt-evaluator.js';
-export type { SeatbeltExpression, SeatbeltFileOperation } from './seatbelt/seatbelt-evaluator.js';
+export type { SeatbeltExpression, SeatbeltFileOperation, SeatbeltQuery, SeatbeltVnodeType } from './seatbelt/seatbelt-evaluator.js';
 export { SeatbeltBackend } from './seatbelt/seatbelt-backend.js';
 export type { SeatbeltBackendOptions } from './seatbelt/seatbelt-backend.js';
 

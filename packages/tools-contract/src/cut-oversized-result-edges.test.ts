@@ -77,12 +77,12 @@ describe('the fallback cut of §8.2 at its exact boundaries', () => {
     expect(ToolResult.text(await cutOversizedResult(ToolResult.success(text), 'c', throwing, limits))).toBe(`${'x'.repeat(budget)}\n${notSaved(3_000 - budget)}`);
   });
 
-  it('a whole mebibyte cap is named in MB, and the saved part ends at a character boundary', async () => {
+  it('a whole mebibyte cap is named in MiB, and the saved part ends at a character boundary', async () => {
     const sink = new MemorySpillSink();
     const mebibyte = 1024 * 1024;
     const text = '€'.repeat(Math.ceil((1.5 * mebibyte) / 3));
     const result = ToolResult.text(await cutOversizedResult(ToolResult.success(text), 'big', sink, { ...limits, maxSpillBytes: mebibyte }));
-    expect(result).toContain(' bytes omitted. Only the first 1 MB of the output saved at ~/.openwork/spill/session_1/big.txt — use read with offset/limit, or grep, to look at it.)');
+    expect(result).toContain(' bytes omitted. Only the first 1 MiB of the output were saved at ~/.openwork/spill/session_1/big.txt — use read with offset/limit, or grep, to look at it.)');
     const saved = sink.saved.get('big') ?? '';
     expect(bytesOf(saved)).toBe(mebibyte - (mebibyte % 3));
     expect(text.startsWith(saved)).toBe(true);

@@ -1,8 +1,10 @@
 import type { SandboxAvailability, SandboxBackend, SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.js';
+import { goBuildCacheEnvironment } from '../backend/go-build-cache-environment.js';
 import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
 import { SandboxConfigurationError } from '../policy/sandbox-error.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
+import { findCaseFoldingFolder } from './find-case-folding-folder.js';
 import { sharedMountPointLedger } from './mount-point-ledger.js';
 import { runBubblewrapSelfCheck } from './run-bubblewrap-self-check.js';
 import { wrapWithBubblewrap } from './wrap-with-bubblewrap.js';
@@ -40,6 +42,18 @@ export class BubblewrapBackend implements SandboxBackend {
 
   wrap(command: SandboxCommand, policy: SandboxPolicy): WrappedCommand {
     if (this.#unavailableReason !== undefined) throw new SandboxUnavailableError(this.#unavailableReason);
-    return wrapWithBubblewrap(this.bwrapPath, command, deriveSandboxLayout(policy), sharedMountPointLedger);
+    const layout = deriveSandboxLayout(policy);
+    const folding = findCaseFoldingFolder(layout);
+    if (folding !== undefined) {
+      throw new SandboxUnavailableError(
+        `bubblewrap cannot protect this session: ${folding} is on a case-insensitive file system, where a protected name can be reached under another spelling (.GIT/HOOKS for .git/hooks) that a mount does not cover. Use a case-sensitive file system for the workspace.`,
+      );
+    }
+    return wrapWithBubblewrap(this.bwrapPath, command, layout, sharedMountPointLedger);
+  }
+
+  /** §7.9: `GOCACHE` in a temp root, since the cache under home is not writable here (`goBuildCacheEnvironment`). */
+  commandEnvironment(policy: SandboxPolicy): Readonly<Record<string, string>> {
+    return goBuildCacheEnvironment(policy);
   }
 }

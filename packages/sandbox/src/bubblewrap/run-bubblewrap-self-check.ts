@@ -58,6 +58,8 @@ export async function runBubblewrapSelfCheck(bwrapPath: string, ledger: MountPoi
       readableGrants: [],
       writableGrants: [],
       deviceFiles: [],
+      network: 'allow',
+      letterCase: 'sensitive',
     };
     const wrapped = wrapWithBubblewrap(bwrapPath, { argv: ['true'], cwd: scratch }, layout, ledger);
     let outcome: RunOutcome;

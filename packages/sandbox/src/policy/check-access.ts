@@ -2,6 +2,8 @@ import type { AccessDecision } from './access-decision.js';
 import { deriveSandboxLayout } from './derive-sandbox-layout.js';
 import { isInsideAnyScopedPath } from './is-inside-scoped-path.js';
 import { layoutAllows } from './layout-allows.js';
+import { isInsideAnyProtectedEntry } from './letter-case.js';
+import { protectedParents } from './protected-parents.js';
 import type { SandboxLayout } from './sandbox-layout.js';
 import type { PathAccess, PathTier, SandboxActor, SandboxMode, SandboxPolicy } from './sandbox-policy.js';
 
@@ -30,9 +32,9 @@ function layoutOf(policy: SandboxPolicy): SandboxLayout {
 
 /** First matching tier of §3.2 for this path under this layout. */
 export function classifyPath(layout: SandboxLayout, path: string): PathTier {
-  if (isInsideAnyScopedPath(path, layout.hardProtected)) return 'hard-protected';
-  if (isInsideAnyScopedPath(path, layout.unreadable)) return 'credential';
-  if (isInsideAnyScopedPath(path, layout.readOnly)) return 'sensitive';
+  if (isInsideAnyProtectedEntry(path, layout.hardProtected, layout.letterCase)) return 'hard-protected';
+  if (isInsideAnyProtectedEntry(path, layout.unreadable, layout.letterCase)) return 'credential';
+  if (isInsideAnyProtectedEntry(path, layout.readOnly, layout.letterCase)) return 'sensitive';
   if (isInsideAnyScopedPath(path, layout.writable)) return 'writable-root';
   return 'outside';
 }
@@ -66,6 +68,14 @@ export function hardProtectedText(path: string): string {
 }
 
 /**
+ * The denial for a folder that holds protected entries (issue 19): not escalatable, because no
+ * grant makes it movable — bubblewrap pins it and Seatbelt excludes it in every case.
+ */
+export function protectedParentText(path: string): string {
+  return `Permission denied: ${path} holds protected paths, so it cannot be created, moved, replaced or removed by tools. Change the files inside it instead.`;
+}
+
+/**
  * §3.2 `check(path, access, actor)` over a canonical path (use `canonicalizePath` or
  * `resolveCheckedPath` first). Allow/deny is `layoutAllows` over `deriveSandboxLayout(policy)`,
  * the same data the Seatbelt and bubblewrap renderers use, so parity holds by construction.
@@ -84,6 +94,9 @@ export function checkAccess(
   }
   if (tier === 'hard-protected' && access === 'write') {
     return { allowed: false, path: canonicalPath, access, tier, sandboxDenied: false, message: hardProtectedText(canonicalPath) };
+  }
+  if (access === 'write' && isInsideAnyProtectedEntry(canonicalPath, protectedParents(layout), layout.letterCase)) {
+    return { allowed: false, path: canonicalPath, access, tier, sandboxDenied: false, message: protectedParentText(canonicalPath) };
   }
   const suggestedGrant = { path: canonicalPath, access, scope: 'exact' as const };
   return {

@@ -1,13 +1,16 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { canonicalRoot, protectedLocations } from './canonical-root.js';
+import { canonicalRoot, entryLocation, protectedLocations } from './canonical-root.js';
 import {
   defaultCredentialHomeEntries,
   defaultSensitiveHomeEntries,
   defaultSensitiveRootEntries,
 } from './default-protected-paths.js';
+import { detectLetterCase } from './detect-letter-case.js';
+import { findGitRedirections } from './find-git-redirections.js';
 import { SandboxConfigurationError } from './sandbox-error.js';
-import type { PathGrant, SandboxMode, SandboxPolicy } from './sandbox-policy.js';
+import type { ScopedPath } from './sandbox-layout.js';
+import type { LetterCase, NetworkAccess, PathGrant, SandboxMode, SandboxPolicy } from './sandbox-policy.js';
 import { withGrants } from './with-grants.js';
 
 /**
@@ -37,6 +40,13 @@ export interface CreateSandboxPolicyOptions {
   readonly sensitiveRootEntries?: ProtectedPathList;
   /** Grants already approved for this call; canonicalised here. */
   readonly grants?: readonly PathGrant[];
+  /** Network of sandboxed processes; default `allow` (spec §7.9: no claim of isolation). */
+  readonly network?: NetworkAccess;
+  /**
+   * How protected entries match. Default: detected — `insensitive` on macOS and Windows, and where
+   * a session root or the home directory folds letter case (`detectLetterCase`).
+   */
+  readonly letterCase?: LetterCase;
 }
 
 function resolveList(defaults: readonly string[], list: ProtectedPathList | undefined): readonly string[] {
@@ -64,6 +74,23 @@ function homeRelative(entry: string, home: string, what: string): string {
 }
 
 /**
+ * Git redirections with canonical paths: an `exact` entry (a `.git` file or link) where the entry
+ * sits, never what a linked `.git` points to (its contents stay writable for `git commit`); a
+ * `subtree` entry at both of its locations, like every protected name.
+ */
+function canonicalGitRedirections(entries: readonly ScopedPath[]): ScopedPath[] {
+  const result = new Map<string, ScopedPath>();
+  for (const entry of entries) {
+    const locations =
+      entry.scope === 'exact'
+        ? [entryLocation(entry.path, 'git redirection')].filter((location): location is string => location !== undefined)
+        : protectedLocations(entry.path, 'git redirection');
+    for (const location of locations) result.set(`${entry.scope}\0${location}`, Object.freeze({ path: location, scope: entry.scope }));
+  }
+  return [...result.values()];
+}
+
+/**
  * Build the policy of architecture §3 with every path canonical, so that enforcers (`checkAccess`,
  * the Seatbelt profile, bubblewrap) never touch the file system to interpret it.
  */
@@ -71,6 +98,13 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
   const mode = options.mode ?? 'workspace-write';
   if (mode !== 'read-only' && mode !== 'workspace-write' && mode !== 'full-access') {
     throw new SandboxConfigurationError(`unknown sandbox mode ${JSON.stringify(mode)}`);
+  }
+  const network = options.network ?? 'allow';
+  if (network !== 'allow' && network !== 'none') {
+    throw new SandboxConfigurationError(`network must be 'allow' or 'none', got ${JSON.stringify(network)}`);
+  }
+  if (options.letterCase !== undefined && options.letterCase !== 'sensitive' && options.letterCase !== 'insensitive') {
+    throw new SandboxConfigurationError(`letterCase must be 'sensitive' or 'insensitive' (or absent to detect it), got ${JSON.stringify(options.letterCase)}`);
   }
   const homeDirectory = canonicalRoot(options.homeDirectory, 'homeDirectory');
   const workspaceRoots = unique(options.workspaceRoots.map((root) => canonicalRoot(root, 'workspace root')));
@@ -118,6 +152,9 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
       }),
     ),
   );
+  const gitRedirections = canonicalGitRedirections(
+    findGitRedirections([...workspaceRoots, ...extraWritableRoots, ...tempRoots], homeDirectory),
+  );
   const policy: SandboxPolicy = Object.freeze({
     mode,
     workspaceRoots: Object.freeze(workspaceRoots),
@@ -131,7 +168,10 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
     sensitiveHomePaths: Object.freeze(sensitiveHomePaths),
     sensitiveRootEntries: Object.freeze(sensitiveRootEntries),
     sensitiveRootAliases: Object.freeze(sensitiveRootAliases),
+    gitRedirections: Object.freeze(gitRedirections),
     grants: Object.freeze([]),
+    network,
+    letterCase: options.letterCase ?? detectLetterCase([...workspaceRoots, ...extraWritableRoots, ...tempRoots, homeDirectory]),
   });
   const grants = (options.grants ?? []).map((grant) => ({ ...grant, path: canonicalRoot(grant.path, 'grant path') }));
   return withGrants(policy, grants);

@@ -1,4 +1,4 @@
-import type { PathScope } from './sandbox-policy.js';
+import type { LetterCase, NetworkAccess, PathScope } from './sandbox-policy.js';
 
 /** A canonical absolute path with how far it reaches. */
 export interface ScopedPath {
@@ -23,7 +23,15 @@ export interface ScopedPath {
  * re-protect `hardProtected` entries inside them. Without grants both lists are empty.
  *
  * "Inside" means equal to an `exact` entry, or equal to or below a `subtree` entry. Entries may
- * name paths that do not exist yet; enforcers must still protect them.
+ * name paths that do not exist yet; enforcers must still protect them. With `letterCase:
+ * 'insensitive'`, "inside" a deny-side entry (`readOnly`, `unreadable`, `hardProtected`) ignores
+ * ASCII letter case; allow-side entries always match exactly.
+ *
+ * Folders that hold protected entries (`protectedParents(layout)`): every folder from a writable
+ * entry down to the parent of a `readOnly`/`unreadable` entry inside it is not writable itself —
+ * it cannot be created, renamed, moved onto or removed — so that `mv .git .g; edit .g/hooks; mv .g
+ * .git` and `mv ~/.config ~/.cfg` cannot carry a protected entry out from under its name. Files
+ * inside such folders stay writable as before.
  */
 export interface SandboxLayout {
   /** Writable roots of the mode plus write grants. `{path: '/', scope: 'subtree'}` in full-access. */
@@ -40,4 +48,17 @@ export interface SandboxLayout {
   readonly writableGrants: readonly ScopedPath[];
   /** Device files a process may always write (`/dev/null` …); never writable for file tools. Exact paths. */
   readonly deviceFiles: readonly ScopedPath[];
+  /** Whether sandboxed processes reach the network (rendered by both backends). */
+  readonly network: NetworkAccess;
+  /** How deny-side entries match (see above). */
+  readonly letterCase: LetterCase;
+  /**
+   * The session's workspace, extra and temp roots, in every mode (in full-access `writable` is just
+   * `/`). Not an access rule: kernel renderers that cannot protect an entry by its path use it to
+   * pick how (bubblewrap: a symbolic link at a protected name, see its README). Optional so that
+   * hand-built layouts stay valid; `deriveSandboxLayout` always sets it.
+   */
+  readonly sessionRoots?: readonly string[];
+  /** The home directory the policy was built with; the same kind of hint as `sessionRoots`. */
+  readonly homeDirectory?: string;
 }

@@ -7,6 +7,8 @@
  * in `sandbox-layout.ts` are the interface between them. Change them only together.
  */
 
+import type { ScopedPath } from './sandbox-layout.js';
+
 /** §3.1. `workspace-write` is the default. */
 export type SandboxMode = 'read-only' | 'workspace-write' | 'full-access';
 
@@ -20,6 +22,22 @@ export type PathTier = 'hard-protected' | 'credential' | 'sensitive' | 'writable
 
 /** `exact` names one path; `subtree` the path and everything below it. */
 export type PathScope = 'exact' | 'subtree';
+
+/**
+ * Network of a sandboxed process (spec §7.9, issue 19). `allow` (default): as unsandboxed, and no
+ * text claims any network restriction. `none`: no network at all — bubblewrap `--unshare-net`
+ * (a namespace with only its own loopback), Seatbelt without any network rule under
+ * `(deny default)`. Both backends render it; the file-tool fence has nothing to say about it.
+ */
+export type NetworkAccess = 'allow' | 'none';
+
+/**
+ * How protected entries (tiers 1–3 and the folders above them) are matched. `insensitive` folds
+ * ASCII letter case, so that on a case-insensitive volume (the macOS default) `.GIT/config` is
+ * `.git/config` for the fence and for Seatbelt. Only the deny side folds: writable roots and grants
+ * keep matching exactly, so folding can only ever deny more, never allow more.
+ */
+export type LetterCase = 'sensitive' | 'insensitive';
 
 /** One path of a grant (§3.3, spec §7.5 `sandboxPermissions.paths[]`). Canonical once in a policy. */
 export interface PathGrant {
@@ -64,6 +82,18 @@ export interface SandboxPolicy {
    * resolved when the policy was built: tier 3 like the entries themselves.
    */
   readonly sensitiveRootAliases: readonly string[];
+  /**
+   * Tier 3 entries through which git could be redirected to other configuration or hooks, read
+   * from the host when the policy was built (`findGitRedirections`): a `.git` that is a file or a
+   * link (`exact`: only the entry) and the git directories it names, their `commondir`,
+   * `config.worktree`, `worktrees/`, submodule and linked-worktree `.git` files, the
+   * `core.hooksPath` folder and included configuration files. Canonical, like every path here.
+   */
+  readonly gitRedirections: readonly ScopedPath[];
   /** Grants approved for this one call (§3.3). Never unlock tier 1. */
   readonly grants: readonly PathGrant[];
+  /** Network of sandboxed processes; `allow` unless the session says `none`. */
+  readonly network: NetworkAccess;
+  /** How protected entries are matched (see `LetterCase`). */
+  readonly letterCase: LetterCase;
 }

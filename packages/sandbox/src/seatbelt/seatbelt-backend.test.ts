@@ -99,25 +99,49 @@ describe('SeatbeltBackend self-check (driven through a stand-in for sandbox-exec
     return file;
   }
 
-  it('runs a trivial command under a profile from the real renderer, with every statement shape wrap emits', async () => {
+  it('runs a trivial command under profiles from the real renderer, with every statement shape wrap emits', async () => {
     const record = path.join(root, 'self-check-argv');
-    const sandboxExecPath = await standIn('sandbox-exec-ok', `for a in "$@"; do printf '%s\\0' "$a"; done > '${record}'`);
+    const sandboxExecPath = await standIn('sandbox-exec-ok', `{ for a in "$@"; do printf '%s\\0' "$a"; done; printf 'END-OF-RUN\\0'; } >> '${record}'`);
     const backend = new SeatbeltBackend({ platform: 'darwin', sandboxExecPath });
     expect(await backend.selfCheck()).toEqual({ available: true });
-    const argv = (await fs.readFile(record, 'utf8')).split('\0').slice(0, -1);
-    expect(argv[0]).toBe('-p');
-    expect(argv.slice(-2)).toEqual(['--', '/usr/bin/true']);
-    const profile = argv[1] ?? '';
-    for (const shape of ['(deny default)', '(allow process-exec)', '(require-all (subpath (param "WRITABLE_ROOT_0"))', '(require-not (literal (param', '(require-not (subpath (param', 'READABLE_GRANT_0', 'WRITABLE_GRANT_0', '(allow file-ioctl']) {
-      expect(profile, shape).toContain(shape);
+    const runs = (await fs.readFile(record, 'utf8')).split('END-OF-RUN\0').slice(0, -1).map((run) => run.split('\0').slice(0, -1));
+    // One profile per letter case: literal/subpath exclusions and regex-parameter exclusions.
+    expect(runs).toHaveLength(2);
+    const profiles: string[] = [];
+    for (const argv of runs) {
+      expect(argv[0]).toBe('-p');
+      expect(argv.slice(-2)).toEqual(['--', '/usr/bin/true']);
+      const profile = argv[1] ?? '';
+      profiles.push(profile);
+      const parameters: Record<string, string> = {};
+      for (let index = 2; argv[index] === '-D'; index += 2) {
+        const [name, ...value] = (argv[index + 1] ?? '').split('=');
+        parameters[name ?? ''] = value.join('=');
+      }
+      // The profile it ran is one the evaluator reads with exactly the parameters passed.
+      expect(() => SeatbeltEvaluator.compile(profile, parameters)).not.toThrow();
     }
-    const parameters: Record<string, string> = {};
-    for (let index = 2; argv[index] === '-D'; index += 2) {
-      const [name, ...value] = (argv[index + 1] ?? '').split('=');
-      parameters[name ?? ''] = value.join('=');
-    }
-    // The profile it ran is one the evaluator reads with exactly the parameters passed.
-    expect(() => SeatbeltEvaluator.compile(profile, parameters)).not.toThrow();
+    const shapes = [
+      '(deny default)',
+      '(allow process-exec)',
+      '(require-all (subpath (param "WRITABLE_ROOT_0"))',
+      '(require-not (literal (param "READ_ONLY',
+      '(require-not (subpath (param',
+      '(require-not (literal (param "PROTECTED_PARENT',
+      '(require-not (regex (param "READ_ONLY_PATTERN',
+      '(require-not (regex (param "PROTECTED_PARENT_PATTERN',
+      'READABLE_GRANT_0',
+      'WRITABLE_GRANT_0',
+      '(allow file-write-data (require-all (require-any (literal (param "DEVICE_0"))',
+      '(vnode-type CHARACTER-DEVICE)',
+      '(allow file-ioctl',
+      '(extension "com.apple.sandbox.pty")',
+      '(regex (param "HERE_DOCUMENT_0"))',
+      '(allow network*)',
+      '(allow sysctl-read (sysctl-name',
+      '(ipc-posix-name-regex #"',
+    ];
+    for (const shape of shapes) expect(profiles.join('\n'), shape).toContain(shape);
     // And the backend still wraps afterwards.
     expect(backend.wrap({ argv: ['/bin/bash', '-c', 'true'], cwd: ws }, policy()).argv[0]).toBe(sandboxExecPath);
   });
@@ -143,5 +167,17 @@ describe('SeatbeltBackend.wrap', () => {
     expect(wrapped.argv).toContain(`WRITABLE_ROOT_0=${ws}`);
     expect(wrapped.argv.slice(-3)).toEqual(['/bin/bash', '-c', 'true']);
     await wrapped.release();
+  });
+
+  it('renders the network setting of the policy, and here-documents in the temp roots and /var/tmp', () => {
+    const backend = new SeatbeltBackend({ platform: 'darwin' });
+    const temp = path.join(root, 'tmp');
+    const run = (network: 'allow' | 'none') =>
+      backend.wrap({ argv: ['/bin/bash', '-c', 'true'], cwd: ws }, createSandboxPolicy({ mode: 'read-only', workspaceRoots: [ws], homeDirectory: home, tempRoots: [temp], network })).argv;
+    const profileOf = (argv: readonly string[]): string => argv[2] ?? '';
+    expect(profileOf(run('allow'))).toContain('(allow network*)');
+    expect(profileOf(run('none'))).not.toMatch(/network/);
+    const definitions = run('none').filter((argument) => argument.startsWith('HERE_DOCUMENT_'));
+    expect(definitions).toEqual([`HERE_DOCUMENT_0=^${temp.replace(/[.]/g, '\\.')}/sh-thd-[^/]+$`, 'HERE_DOCUMENT_1=^/private/var/tmp/sh-thd-[^/]+$']);
   });
 });

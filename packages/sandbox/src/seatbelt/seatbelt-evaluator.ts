@@ -1,13 +1,31 @@
 import { SandboxError } from '../policy/sandbox-error.js';
 
-/** The two file operation families the parity tests ask about. */
+/** The two file operation families the parity tests ask about as a whole. */
 export type SeatbeltFileOperation = 'file-read*' | 'file-write*';
 
-/** A parsed S-expression of SBPL. */
+/** A parsed S-expression of SBPL. `regex` is a `#"…"` regular-expression literal. */
 export type SeatbeltExpression =
   | { readonly type: 'list'; readonly items: readonly SeatbeltExpression[] }
   | { readonly type: 'symbol'; readonly name: string }
-  | { readonly type: 'string'; readonly value: string };
+  | { readonly type: 'string'; readonly value: string }
+  | { readonly type: 'regex'; readonly source: string };
+
+/** The kind of node a file operation acts on, for `(vnode-type …)` filters. */
+export type SeatbeltVnodeType = 'REGULAR-FILE' | 'DIRECTORY' | 'SYMLINK' | 'CHARACTER-DEVICE' | 'BLOCK-DEVICE' | 'FIFO' | 'SOCKET';
+
+/**
+ * What one operation acts on. File operations name a `path`; sysctl, IPC and mach operations a
+ * `name`. `vnodeType`, `extensions` (sandbox extensions the process holds, e.g.
+ * `com.apple.sandbox.pty` for a PTY it opened itself) and `target` answer the filters of the same
+ * names; a filter whose subject is not given does not match.
+ */
+export interface SeatbeltQuery {
+  readonly path?: string;
+  readonly name?: string;
+  readonly vnodeType?: SeatbeltVnodeType;
+  readonly extensions?: readonly string[];
+  readonly target?: 'same-sandbox' | 'other';
+}
 
 /** A profile the evaluator cannot read (syntax error, unknown filter, missing parameter). */
 export class SeatbeltProfileError extends SandboxError {
@@ -17,7 +35,26 @@ export class SeatbeltProfileError extends SandboxError {
   }
 }
 
-/** Tokenise and parse SBPL text into S-expressions: lists, symbols, strings; `;` comments. */
+/**
+ * The members a family query stands for: `decide('file-write*', p)` is `allow` only when every
+ * member is allowed, which is what "P is writable" means to the fence.
+ */
+const familyMembers: Readonly<Record<string, readonly string[]>> = {
+  'file-read*': ['file-read-data', 'file-read-metadata', 'file-read-xattr'],
+  'file-write*': [
+    'file-write-create',
+    'file-write-data',
+    'file-write-flags',
+    'file-write-mode',
+    'file-write-owner',
+    'file-write-setugid',
+    'file-write-times',
+    'file-write-unlink',
+    'file-write-xattr',
+  ],
+};
+
+/** Tokenise and parse SBPL text into S-expressions: lists, symbols, strings, `#"…"` regexes; `;` comments. */
 export function parseSeatbeltProfile(text: string): SeatbeltExpression[] {
   let index = 0;
   const fail = (what: string): never => {
@@ -32,6 +69,25 @@ export function parseSeatbeltProfile(text: string): SeatbeltExpression[] {
         index += 1;
       } else {
         return;
+      }
+    }
+  };
+  /** After the opening quote: the string's value; in a regex, backslashes stay (they belong to the pattern). */
+  const readQuoted = (keepEscapes: boolean): string => {
+    let value = '';
+    for (;;) {
+      const next = text[index];
+      if (next === undefined) return fail('unterminated string');
+      index += 1;
+      if (next === '"') return value;
+      if (next === '\\') {
+        const escaped = text[index];
+        if (escaped === undefined) return fail('unterminated escape');
+        index += 1;
+        if (keepEscapes) value += escaped === '"' ? '"' : `\\${escaped}`;
+        else value += escaped === 'n' ? '\n' : escaped === 't' ? '\t' : escaped;
+      } else {
+        value += next;
       }
     }
   };
@@ -55,21 +111,11 @@ export function parseSeatbeltProfile(text: string): SeatbeltExpression[] {
     if (char === ')') return fail('unexpected )');
     if (char === '"') {
       index += 1;
-      let value = '';
-      for (;;) {
-        const next = text[index];
-        if (next === undefined) return fail('unterminated string');
-        index += 1;
-        if (next === '"') return { type: 'string', value };
-        if (next === '\\') {
-          const escaped = text[index];
-          if (escaped === undefined) return fail('unterminated escape');
-          index += 1;
-          value += escaped === 'n' ? '\n' : escaped === 't' ? '\t' : escaped;
-        } else {
-          value += next;
-        }
-      }
+      return { type: 'string', value: readQuoted(false) };
+    }
+    if (char === '#' && text[index + 1] === '"') {
+      index += 2;
+      return { type: 'regex', source: readQuoted(true) };
     }
     const start = index;
     while (index < text.length && !/[\s()";]/.test(text[index] ?? '')) index += 1;
@@ -83,12 +129,12 @@ export function parseSeatbeltProfile(text: string): SeatbeltExpression[] {
   }
 }
 
-type PathPredicate = (path: string) => boolean;
+type Predicate = (query: SeatbeltQuery) => boolean;
 
 interface CompiledRule {
   readonly effect: 'allow' | 'deny';
   readonly operations: readonly string[];
-  readonly matches: PathPredicate;
+  readonly matches: Predicate;
 }
 
 function head(expression: SeatbeltExpression): string | undefined {
@@ -97,18 +143,35 @@ function head(expression: SeatbeltExpression): string | undefined {
   return first?.type === 'symbol' ? first.name : undefined;
 }
 
-function isFileOperation(name: string): boolean {
-  return name === 'default' || name === 'file*' || name.startsWith('file-');
+/** `default` is the root of every operation; `x*` covers every operation whose name starts with `x`. */
+function ruleCovers(ruleOperation: string, operation: string): boolean {
+  if (ruleOperation === operation || ruleOperation === 'default') return true;
+  return ruleOperation.endsWith('*') && operation.startsWith(ruleOperation.slice(0, -1));
+}
+
+function pathFilter(test: (path: string) => boolean): Predicate {
+  return (query) => query.path !== undefined && test(query.path);
+}
+
+function nameFilter(test: (name: string) => boolean): Predicate {
+  return (query) => query.name !== undefined && test(query.name);
 }
 
 /**
- * Answers allow/deny for (operation, path) over the parsed profile — by really evaluating it, not
- * by re-deriving from the policy. Subset: `(version 1)`, `(allow|deny OP… FILTER…)` with filters
- * `literal`, `path`, `subpath`, `prefix`, `require-all`, `require-any`, `require-not`, `(param "N")`.
- * Rules for non-file operations are parsed and skipped. The last matching rule wins, as in SBPL;
- * a rule for the family (`file-read*`), `file*` or `default` applies to a query of that family.
- * Rules for a single member (`file-read-data`, `file-write-unlink`) are ignored: the answer is for
- * the whole family, which is all the generator emits.
+ * Answers allow/deny for an operation over the parsed profile — by really evaluating it, not by
+ * re-deriving from the policy. Subset: `(version 1)`, `(allow|deny OP… FILTER…)` with filters
+ * `literal`, `path`, `subpath`, `prefix`, `regex` (a `#"…"` literal, a string or a parameter,
+ * evaluated as an ECMAScript pattern — the profiles use only anchors, classes, groups, `?`, `*`,
+ * `+` and escapes, which mean the same there), `vnode-type`, `extension`, `target`, `sysctl-name`,
+ * `sysctl-name-prefix`, `ipc-posix-name`, `ipc-posix-name-prefix`, `ipc-posix-name-regex`,
+ * `global-name`, `local-name`, `require-all`, `require-any`, `require-not`, `(param "N")`. Anything
+ * else throws, so a profile the evaluator cannot read never passes a parity test by accident.
+ *
+ * The last matching rule wins, as in SBPL. A rule on a family (`file-write*`, `network*`), `file*`
+ * or `default` covers each member; a rule on one member (`file-write-data`) only that member.
+ * Moves are modelled the way Seatbelt checks them: `file-write-unlink` on the source name and
+ * `file-write-create` on the destination name — nothing below a moved folder is looked at, which
+ * is why folders holding protected entries must themselves be excluded (issue 19).
  */
 export class SeatbeltEvaluator {
   private readonly rules: readonly CompiledRule[];
@@ -136,8 +199,20 @@ export class SeatbeltEvaluator {
       }
       throw new SeatbeltProfileError(`${where} needs a string or (param "NAME")`);
     };
+    const regexArgument = (expression: SeatbeltExpression | undefined, where: string): RegExp => {
+      const source = expression?.type === 'regex' ? expression.source : stringArgument(expression, where);
+      try {
+        return new RegExp(source);
+      } catch (error) {
+        throw new SeatbeltProfileError(`${where}: invalid pattern ${JSON.stringify(source)} (${String(error)})`);
+      }
+    };
+    const symbolArgument = (expression: SeatbeltExpression | undefined, where: string): string => {
+      if (expression?.type === 'symbol') return expression.name;
+      throw new SeatbeltProfileError(`${where} needs a symbol`);
+    };
 
-    const compileFilter = (expression: SeatbeltExpression): PathPredicate => {
+    const compileFilter = (expression: SeatbeltExpression): Predicate => {
       const name = head(expression);
       if (expression.type !== 'list' || name === undefined) {
         throw new SeatbeltProfileError(`expected a filter, got ${JSON.stringify(expression)}`);
@@ -147,33 +222,65 @@ export class SeatbeltEvaluator {
         case 'literal':
         case 'path': {
           const literal = stringArgument(argumentsOf[0], name);
-          return (path) => path === literal;
+          return pathFilter((path) => path === literal);
         }
         case 'subpath': {
           const base = stringArgument(argumentsOf[0], name);
-          if (base === '/') return (path) => path.startsWith('/');
+          if (base === '/') return pathFilter((path) => path.startsWith('/'));
           const withSlash = base.endsWith('/') ? base : `${base}/`;
-          return (path) => path === base || path.startsWith(withSlash);
+          return pathFilter((path) => path === base || path.startsWith(withSlash));
         }
         case 'prefix': {
           const prefix = stringArgument(argumentsOf[0], name);
-          return (path) => path.startsWith(prefix);
+          return pathFilter((path) => path.startsWith(prefix));
+        }
+        case 'regex': {
+          const pattern = regexArgument(argumentsOf[0], name);
+          return pathFilter((path) => pattern.test(path));
+        }
+        case 'vnode-type': {
+          const type = symbolArgument(argumentsOf[0], name);
+          return (query) => query.vnodeType === type;
+        }
+        case 'extension': {
+          const extension = stringArgument(argumentsOf[0], name);
+          return (query) => query.extensions?.includes(extension) === true;
+        }
+        case 'target': {
+          const target = symbolArgument(argumentsOf[0], name);
+          return (query) => query.target === target;
+        }
+        case 'sysctl-name':
+        case 'ipc-posix-name':
+        case 'global-name':
+        case 'local-name': {
+          const exact = stringArgument(argumentsOf[0], name);
+          return nameFilter((subject) => subject === exact);
+        }
+        case 'sysctl-name-prefix':
+        case 'ipc-posix-name-prefix': {
+          const prefix = stringArgument(argumentsOf[0], name);
+          return nameFilter((subject) => subject.startsWith(prefix));
+        }
+        case 'ipc-posix-name-regex': {
+          const pattern = regexArgument(argumentsOf[0], name);
+          return nameFilter((subject) => pattern.test(subject));
         }
         case 'require-all': {
           const parts = argumentsOf.map(compileFilter);
-          return (path) => parts.every((part) => part(path));
+          return (query) => parts.every((part) => part(query));
         }
         case 'require-any': {
           const parts = argumentsOf.map(compileFilter);
-          return (path) => parts.some((part) => part(path));
+          return (query) => parts.some((part) => part(query));
         }
         case 'require-not': {
           if (argumentsOf.length !== 1) throw new SeatbeltProfileError('require-not takes exactly one filter');
           const inner = compileFilter(argumentsOf[0] as SeatbeltExpression);
-          return (path) => !inner(path);
+          return (query) => !inner(query);
         }
         default:
-          throw new SeatbeltProfileError(`unsupported filter (${name} …) in a file rule`);
+          throw new SeatbeltProfileError(`unsupported filter (${name} …)`);
       }
     };
 
@@ -193,23 +300,48 @@ export class SeatbeltEvaluator {
         defaultEffect = name;
         continue;
       }
-      if (!operations.some(isFileOperation)) continue;
       const compiled = filters.map(compileFilter);
       // Several filters directly in a rule are alternatives in SBPL.
-      const matches: PathPredicate =
-        compiled.length === 0 ? () => true : (path) => compiled.some((filter) => filter(path));
+      const matches: Predicate = compiled.length === 0 ? () => true : (query) => compiled.some((filter) => filter(query));
       rules.push({ effect: name, operations, matches });
     }
     return new SeatbeltEvaluator(rules, defaultEffect);
   }
 
-  /** `allow` or `deny` for one canonical path, the way `sandbox-exec` would decide it. */
-  decide(operation: SeatbeltFileOperation, path: string): 'allow' | 'deny' {
+  /**
+   * `allow` or `deny` for one operation the way `sandbox-exec` would decide it. A family
+   * (`file-write*`) is `allow` only if every member is; any other name is one operation.
+   */
+  decideQuery(operation: string, query: SeatbeltQuery): 'allow' | 'deny' {
+    const members = familyMembers[operation];
+    if (members !== undefined) {
+      return members.every((member) => this.decideOne(member, query) === 'allow') ? 'allow' : 'deny';
+    }
+    return this.decideOne(operation, query);
+  }
+
+  /** `decideQuery` for a file operation on one canonical path. */
+  decide(operation: SeatbeltFileOperation | (string & {}), path: string, context: Omit<SeatbeltQuery, 'path'> = {}): 'allow' | 'deny' {
+    return this.decideQuery(operation, { ...context, path });
+  }
+
+  /**
+   * `rename(source, destination)`: `file-write-unlink` on the source name and `file-write-create`
+   * on the destination name, as Seatbelt checks a move. What lies below a moved folder is not
+   * checked at all.
+   */
+  decideRename(source: string, destination: string): 'allow' | 'deny' {
+    return this.decideOne('file-write-unlink', { path: source }) === 'allow' &&
+      this.decideOne('file-write-create', { path: destination }) === 'allow'
+      ? 'allow'
+      : 'deny';
+  }
+
+  private decideOne(operation: string, query: SeatbeltQuery): 'allow' | 'deny' {
     let effect = this.defaultEffect;
     for (const rule of this.rules) {
-      // `default` is the root of every operation and `file*` of every file operation (SBPL).
-      if (!rule.operations.some((candidate) => candidate === operation || candidate === 'file*' || candidate === 'default')) continue;
-      if (rule.matches(path)) effect = rule.effect;
+      if (!rule.operations.some((candidate) => ruleCovers(candidate, operation))) continue;
+      if (rule.matches(query)) effect = rule.effect;
     }
     return effect;
   }

@@ -1,5 +1,10 @@
-import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
 import { isInsideScopedPath } from '../policy/is-inside-scoped-path.js';
+import { foldLetterCase } from '../policy/letter-case.js';
+import { protectedParents } from '../policy/protected-parents.js';
+import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
+import type { LetterCase } from '../policy/sandbox-policy.js';
+import { seatbeltPathPattern } from './seatbelt-path-pattern.js';
+import { seatbeltNetworkRules, seatbeltPlatformRules } from './seatbelt-platform-rules.js';
 
 /** A Seatbelt profile and its `-D NAME=value` parameters: paths only ever appear as parameters (§3.4). */
 export interface SeatbeltProfile {
@@ -7,97 +12,156 @@ export interface SeatbeltProfile {
   readonly parameters: Readonly<Record<string, string>>;
 }
 
-/**
- * What a bash process needs besides files. Deliberately no `network*` statement at all: we never
- * claim network isolation (spec §7.9), and `(deny default)` is Apple's business, not our promise.
- */
-const processBase = [
-  '(version 1)',
-  '(deny default)',
-  '(allow process-exec)',
-  '(allow process-fork)',
-  '(allow signal (target same-sandbox))',
-  '(allow process-info* (target same-sandbox))',
-  '(allow sysctl-read)',
-  '(allow pseudo-tty)',
-  '(allow ipc-posix-sem)',
-  '(allow ipc-posix-shm-read-data)',
-  '(allow user-preference-read)',
-  '(allow mach-lookup (global-name "com.apple.system.opendirectoryd.libinfo") (global-name "com.apple.system.logger") (global-name "com.apple.system.notification_center") (global-name "com.apple.CoreServices.coreservicesd"))',
-];
-
-/** Two entries overlap when one is inside the other: only those exclusions matter for a rule. */
-function overlaps(a: ScopedPath, b: ScopedPath): boolean {
-  return isInsideScopedPath(a.path, b) || isInsideScopedPath(b.path, a);
+/** What a profile needs beyond the layout: facts about this Mac's shell, not permissions of the policy. */
+export interface SeatbeltProfileOptions {
+  /**
+   * Folders in which bash may create its here-document files (`sh-thd-…`, directly inside) in
+   * every mode, read-only included: macOS's bash 3.2 writes every here-document to `$TMPDIR` (or
+   * `/var/tmp` without it), so `cat <<EOF` fails in read-only mode without this. `SeatbeltBackend`
+   * passes the policy's temp roots and `/private/var/tmp`. Default: none.
+   */
+  readonly hereDocumentDirectories?: readonly string[];
 }
 
 class ParameterTable {
   readonly values: Record<string, string> = {};
   private readonly counters = new Map<string, number>();
+  private readonly known = new Map<string, string>();
 
+  /** `(param "PREFIX_N")` for `value`; the same prefix and value give the same parameter. */
   add(prefix: string, value: string): string {
+    const key = `${prefix}\0${value}`;
+    const existing = this.known.get(key);
+    if (existing !== undefined) return existing;
     const index = this.counters.get(prefix) ?? 0;
     this.counters.set(prefix, index + 1);
     const name = `${prefix}_${index}`;
     this.values[name] = value;
-    return `(param "${name}")`;
+    const reference = `(param "${name}")`;
+    this.known.set(key, reference);
+    return reference;
   }
 }
 
-function matchFilter(entry: ScopedPath, param: string): string {
-  return entry.scope === 'exact' ? `(literal ${param})` : `(subpath ${param})`;
-}
-
-/** `(require-not (literal P))` and, for a subtree, `(require-not (subpath P))`: also stops `mkdir P` (peers.md). */
-function exclusionFilters(entry: ScopedPath, param: string): string[] {
-  const filters = [`(require-not (literal ${param}))`];
-  if (entry.scope === 'subtree') filters.push(`(require-not (subpath ${param}))`);
-  return filters;
-}
-
-/** One `(allow file-write* …)` rule for `entry`, with every overlapping excluded entry folded in. */
-function writeRule(entry: ScopedPath, param: string, excluded: readonly { entry: ScopedPath; param: string }[]): string {
-  const exclusions = excluded
-    .filter((candidate) => overlaps(candidate.entry, entry))
-    .flatMap((candidate) => exclusionFilters(candidate.entry, candidate.param));
-  return exclusions.length === 0
-    ? `(allow file-write* ${matchFilter(entry, param)})`
-    : `(allow file-write* (require-all ${matchFilter(entry, param)} ${exclusions.join(' ')}))`;
+/** An entry the write or read rules must leave out, with the parameter prefix it is passed under. */
+interface Excluded {
+  readonly entry: ScopedPath;
+  readonly prefix: string;
 }
 
 /**
- * Render a layout as SBPL (architecture §3.4): exclusions folded into each allow rule with
- * `require-all`/`require-not`, so that no path is matched by both an allow and a deny and the rule
- * order does not matter. Everything is derived from `SandboxLayout`, like the bubblewrap renderer.
+ * Deny-side matching (issue 19 case rule). `sensitive`: `(literal P)` and, for a subtree,
+ * `(subpath P)` — both, so `mkdir P` is stopped as well as writes below P. `insensitive`: one
+ * `(regex P_PATTERN)` with every ASCII letter as a class, so `.GIT/config` is excluded like
+ * `.git/config` on a case-insensitive volume, whatever spelling the kernel reports.
  */
-export function renderSeatbeltProfile(layout: SandboxLayout): SeatbeltProfile {
+class ExclusionRenderer {
+  constructor(
+    private readonly table: ParameterTable,
+    private readonly letterCase: LetterCase,
+  ) {}
+
+  filters({ entry, prefix }: Excluded): string[] {
+    if (this.letterCase === 'insensitive') {
+      const pattern = this.table.add(`${prefix}_PATTERN`, seatbeltPathPattern(entry.path, entry.scope, 'insensitive'));
+      return [`(require-not (regex ${pattern}))`];
+    }
+    const param = this.table.add(prefix, entry.path);
+    const filters = [`(require-not (literal ${param}))`];
+    if (entry.scope === 'subtree') filters.push(`(require-not (subpath ${param}))`);
+    return filters;
+  }
+
+  /** Only exclusions that overlap the allowed entry matter for its rule. */
+  overlaps(excluded: ScopedPath, allowed: ScopedPath): boolean {
+    const fold = (entry: ScopedPath): ScopedPath =>
+      this.letterCase === 'insensitive' ? { path: foldLetterCase(entry.path), scope: entry.scope } : entry;
+    const a = fold(excluded);
+    const b = fold(allowed);
+    return isInsideScopedPath(a.path, b) || isInsideScopedPath(b.path, a);
+  }
+}
+
+function matchFilter(table: ParameterTable, entry: ScopedPath, prefix: string): string {
+  const param = table.add(prefix, entry.path);
+  return entry.scope === 'exact' ? `(literal ${param})` : `(subpath ${param})`;
+}
+
+/** One allow rule for `entry`, with every overlapping exclusion folded in (no deny rules, §3.4). */
+function allowRule(operation: string, table: ParameterTable, exclusions: ExclusionRenderer, entry: ScopedPath, prefix: string, excluded: readonly Excluded[]): string {
+  const filters = excluded.filter((candidate) => exclusions.overlaps(candidate.entry, entry)).flatMap((candidate) => exclusions.filters(candidate));
+  const match = matchFilter(table, entry, prefix);
+  return filters.length === 0 ? `(allow ${operation} ${match})` : `(allow ${operation} (require-all ${match} ${filters.join(' ')}))`;
+}
+
+/** Reads: everything except credential paths (tier 2), plus read grants that reopen parts of them. */
+function readRules(layout: SandboxLayout, table: ParameterTable, exclusions: ExclusionRenderer): string[] {
+  const unreadable = layout.unreadable.map((entry) => ({ entry, prefix: 'UNREADABLE' }));
+  return [
+    allowRule('file-read*', table, exclusions, { path: '/', scope: 'subtree' }, 'READ_ROOT', unreadable),
+    ...layout.readableGrants.map((entry) => `(allow file-read* ${matchFilter(table, entry, 'READABLE_GRANT')})`),
+  ];
+}
+
+/**
+ * Writes: each writable entry minus the read-only and unreadable entries inside it and the folders
+ * that hold them (`protectedParents`: no rename, removal or creation of `.git`, `~/.config`, the
+ * root itself …); grants inside sensitive/credential entries minus tier 1 (§3.3) and its folders.
+ */
+function writeRules(layout: SandboxLayout, table: ParameterTable, exclusions: ExclusionRenderer): string[] {
+  const parents = protectedParents(layout).map((entry) => ({ entry, prefix: 'PROTECTED_PARENT' }));
+  const protectedEntries = [
+    ...layout.readOnly.map((entry) => ({ entry, prefix: 'READ_ONLY' })),
+    ...layout.unreadable.map((entry) => ({ entry, prefix: 'UNREADABLE' })),
+    ...parents,
+  ];
+  const tierOne = [...layout.hardProtected.map((entry) => ({ entry, prefix: 'HARD_PROTECTED' })), ...parents];
+  return [
+    ...layout.writable.map((entry) => allowRule('file-write*', table, exclusions, entry, 'WRITABLE_ROOT', protectedEntries)),
+    ...layout.writableGrants.map((entry) => allowRule('file-write*', table, exclusions, entry, 'WRITABLE_GRANT', tierOne)),
+  ];
+}
+
+/**
+ * Device files (`/dev/null` …): data writes to character devices only, and ioctl (issue 19): no
+ * unlink, rename, mode or owner change of a device node, whatever the mode.
+ */
+function deviceRules(layout: SandboxLayout, table: ParameterTable): string[] {
+  if (layout.deviceFiles.length === 0) return [];
+  const devices = `(require-any ${layout.deviceFiles.map((entry) => matchFilter(table, entry, 'DEVICE')).join(' ')})`;
+  return [`(allow file-write-data (require-all ${devices} (vnode-type CHARACTER-DEVICE)))`, `(allow file-ioctl ${devices})`];
+}
+
+/** bash 3.2's here-document files, directly inside the given folders (see `SeatbeltProfileOptions`). */
+function hereDocumentRules(directories: readonly string[], table: ParameterTable): string[] {
+  if (directories.length === 0) return [];
+  const patterns = [...new Set(directories)].map((directory) => {
+    const folder = seatbeltPathPattern(directory, 'exact', 'sensitive').slice(0, -1);
+    return `(regex ${table.add('HERE_DOCUMENT', `${folder === '^/' ? '^' : folder}/sh-thd-[^/]+$`)})`;
+  });
+  return [`(allow file-write* (require-any ${patterns.join(' ')}))`];
+}
+
+/**
+ * Render a layout as SBPL (architecture §3.4) in named steps: `(deny default)`, what macOS
+ * processes need (`seatbeltPlatformRules`), the network rules of `layout.network`, then reads,
+ * writes, devices and here-documents derived from the layout. Exclusions are folded into each
+ * allow rule with `require-all`/`require-not`, so no path is matched by both an allow and a deny
+ * and rule order does not matter. Generic over the layout: new protected entries flow in.
+ */
+export function renderSeatbeltProfile(layout: SandboxLayout, options: SeatbeltProfileOptions = {}): SeatbeltProfile {
   const table = new ParameterTable();
-  const lines = [...processBase];
-  const unreadableParams = layout.unreadable.map((entry) => ({ entry, param: table.add('UNREADABLE', entry.path) }));
-  const readOnlyParams = layout.readOnly.map((entry) => ({ entry, param: table.add('READ_ONLY', entry.path) }));
-  const hardParams = layout.hardProtected.map((entry) => ({ entry, param: table.add('HARD_PROTECTED', entry.path) }));
-
-  // Reads: everything except credential paths, plus read grants that reopen parts of them.
-  const readRoot = table.add('READ_ROOT', '/');
-  const readExclusions = unreadableParams.flatMap(({ entry, param }) => exclusionFilters(entry, param));
-  lines.push(`(allow file-read* (require-all (subpath ${readRoot})${readExclusions.map((filter) => ` ${filter}`).join('')}))`);
-  for (const entry of layout.readableGrants) {
-    lines.push(`(allow file-read* ${matchFilter(entry, table.add('READABLE_GRANT', entry.path))})`);
-  }
-
-  // Writes: each writable entry minus the read-only and unreadable entries that overlap it.
-  for (const entry of layout.writable) {
-    lines.push(writeRule(entry, table.add('WRITABLE_ROOT', entry.path), [...readOnlyParams, ...unreadableParams]));
-  }
-  // Grants inside sensitive/credential entries: writable, but never tier 1 (§3.3).
-  for (const entry of layout.writableGrants) {
-    lines.push(writeRule(entry, table.add('WRITABLE_GRANT', entry.path), hardParams));
-  }
-  if (layout.deviceFiles.length > 0) {
-    const devices = layout.deviceFiles.map((entry) => `(literal ${table.add('DEVICE', entry.path)})`);
-    lines.push(`(allow file-write* (require-any ${devices.join(' ')}))`);
-    lines.push(`(allow file-ioctl (require-any ${devices.join(' ')}))`);
-  }
+  const exclusions = new ExclusionRenderer(table, layout.letterCase);
+  const lines = [
+    '(version 1)',
+    '(deny default)',
+    ...seatbeltPlatformRules,
+    ...seatbeltNetworkRules(layout.network),
+    ...readRules(layout, table, exclusions),
+    ...writeRules(layout, table, exclusions),
+    ...deviceRules(layout, table),
+    ...hereDocumentRules(options.hereDocumentDirectories ?? [], table),
+  ];
   return { profile: `${lines.join('\n')}\n`, parameters: Object.freeze({ ...table.values }) };
 }
 
