@@ -84,6 +84,14 @@ describe('FinalizedToolset guards', () => {
     expect(textOf(await set.call('echo', { text: 'c' }, { ...callContext(), signal: lookalike as unknown as AbortSignal }))).toBe('c');
   });
 
+  it('a tool outside the toolset is answered with the available tools, comma-separated', async () => {
+    const other = defineTool({ id: 'other', description: 'Another tool.', risk: 'read_only', inputSchema: z.strictObject({}), execute: () => 'other' });
+    const two = new ToolRegistryBuilder().register(echoTool).register(other).finalize({ tools: ['echo', 'other'] }, undefined);
+    expect(textOf(await two.call('missing', {}, callContext()))).toBe(
+      'Tool "missing" is not available in this toolset. Available tools: echo, other. Call one of those instead.',
+    );
+  });
+
   it('an empty toolset names no tools when one is asked for', async () => {
     const empty = new ToolRegistryBuilder().register(echoTool).finalize({ tools: [] }, undefined);
     const result = await empty.call('echo', { text: 'x' }, callContext());
