@@ -1,3 +1,5 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -5,6 +7,7 @@ import {
   findGraphViolations,
   findNodeImports,
   findPlatformViolations,
+  findTestOnlyImports,
   readWorkspace,
   type WorkspacePackage,
 } from './package-graph.ts';
@@ -39,6 +42,45 @@ describe('the package graph of architecture.md §1', () => {
     expect(violations).toEqual([
       expect.objectContaining({ from: '@openwork/core', to: '@openwork/store-sqlite' }),
     ]);
+  });
+
+  it('core may use the SQLite store in its tests only: as a devDependency, outside its build and its runtime source', () => {
+    const packages = readWorkspace(workspaceRoot);
+    expect(findTestOnlyImports(workspaceRoot, packages)).toEqual([]);
+    // The source check bites: runtime code importing the store is found, tests and test support are not.
+    const scratch = mkdtempSync(join(tmpdir(), 'ow-graph-'));
+    try {
+      mkdirSync(join(scratch, 'packages', 'core', 'src', 'test-support'), { recursive: true });
+      writeFileSync(join(scratch, 'packages', 'core', 'package.json'), JSON.stringify({ name: '@openwork/core' }));
+      writeFileSync(join(scratch, 'packages', 'core', 'src', 'runtime.ts'), "import { SqliteSessionStore } from '@openwork/store-sqlite';\n");
+      writeFileSync(join(scratch, 'packages', 'core', 'src', 'runtime.test.ts'), "import { SqliteSessionStore } from '@openwork/store-sqlite';\n");
+      writeFileSync(join(scratch, 'packages', 'core', 'src', 'test-support', 'store.ts'), "export * from '@openwork/store-sqlite';\n");
+      expect(findTestOnlyImports(scratch, readWorkspace(scratch))).toEqual([`${join('packages', 'core', 'src', 'runtime.ts')}: @openwork/store-sqlite`]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    const core = (devDependencies: Record<string, string>, references?: string[]): WorkspacePackage => ({
+      directory: 'packages/core',
+      manifest: { name: '@openwork/core', devDependencies },
+      ...(references === undefined ? {} : { tsconfigReferences: references }),
+    });
+    const stores = [fixture('@openwork/store-sqlite', {}), fixture('@openwork/store-postgres', {}), fixture('@openwork/session-store', {})];
+    // Allowed: a devDependency, without a project reference (the build never sees it).
+    expect(findGraphViolations([core({ '@openwork/store-sqlite': 'workspace:^' }, []), ...stores])).toEqual([]);
+    // A project reference would put it into the build.
+    expect(findGraphViolations([core({ '@openwork/store-sqlite': 'workspace:^' }, ['packages/store-sqlite']), ...stores])).toEqual([
+      expect.objectContaining({ from: '@openwork/core', to: '@openwork/store-sqlite', reason: expect.stringMatching(/in tests only/) }),
+    ]);
+    // Only the edges listed: PostgreSQL is not one, and no other package may do the same.
+    expect(findGraphViolations([core({ '@openwork/store-postgres': 'workspace:^' }), ...stores])).toEqual([
+      expect.objectContaining({ from: '@openwork/core', to: '@openwork/store-postgres', reason: expect.stringMatching(/may not depend on/) }),
+    ]);
+    expect(
+      findGraphViolations([
+        { directory: 'packages/builtins', manifest: { name: '@openwork/builtins', devDependencies: { '@openwork/store-sqlite': 'workspace:^' } } },
+        ...stores,
+      ]),
+    ).toEqual([expect.objectContaining({ from: '@openwork/builtins', to: '@openwork/store-sqlite' })]);
   });
 
   it('a store ranks below core and the AI SDK adapter sits on core', () => {

@@ -34,6 +34,19 @@ export const ALLOWED_WORKSPACE_EDGES: Readonly<Record<string, readonly string[]>
 };
 
 /**
+ * Edges a package may have for its tests only: as `devDependencies`, which are never installed
+ * with the published package, never in its build (no tsconfig project reference) and never
+ * imported by its non-test source (`findTestOnlyImports`). Core's runtime depends on the store
+ * interface only (§1); its end-to-end test runs a whole session on a real SQLite file (issue 15),
+ * so it may use the embedded store as a devDependency. The AI SDK adapter's tests and README example
+ * need a session, so a store: they use the in-memory one (issue 18) — and nothing else may.
+ */
+export const ALLOWED_TEST_EDGES: Readonly<Record<string, readonly string[]>> = {
+  '@openwork/core': ['@openwork/store-sqlite'],
+  '@openwork/ai-sdk': ['@openwork/session-store'],
+};
+
+/**
  * Private shared configuration. Packages use it through the root package.json, never their own:
  * pnpm pack keeps devDependencies, so a published manifest would name an unpublished package.
  */
@@ -76,6 +89,7 @@ const DEPENDENCY_FIELDS = [
 export function findGraphViolations(
   packages: readonly WorkspacePackage[],
   allowed: Readonly<Record<string, readonly string[]>> = ALLOWED_WORKSPACE_EDGES,
+  allowedForTests: Readonly<Record<string, readonly string[]>> = ALLOWED_TEST_EDGES,
 ): GraphViolation[] {
   const violations: GraphViolation[] = [];
   const names = new Set(packages.map((entry) => entry.manifest.name).filter(isString));
@@ -93,6 +107,7 @@ export function findGraphViolations(
       continue;
     }
     const declared = new Set<string>();
+    const testOnly = new Set<string>();
     for (const field of DEPENDENCY_FIELDS) {
       for (const to of Object.keys(entry.manifest[field] ?? {})) {
         if (to === TOOLING_PACKAGE) {
@@ -104,6 +119,10 @@ export function findGraphViolations(
           continue;
         }
         if (!names.has(to) && allowed[to] === undefined) continue; // a registry package
+        if (field === 'devDependencies' && !permitted.includes(to) && (allowedForTests[from] ?? []).includes(to)) {
+          testOnly.add(to);
+          continue;
+        }
         declared.add(to);
         if (!permitted.includes(to)) {
           violations.push({ from, to, reason: `${from} may not depend on ${to} (${field})` });
@@ -113,7 +132,9 @@ export function findGraphViolations(
     for (const referenced of entry.tsconfigReferences ?? []) {
       const to = byDirectory.get(referenced) ?? referenced;
       if (to === TOOLING_PACKAGE) continue;
-      if (!permitted.includes(to)) {
+      if (testOnly.has(to)) {
+        violations.push({ from, to, reason: `${from}'s tsconfig references ${to}, which it may use in tests only; the build must not see it` });
+      } else if (!permitted.includes(to)) {
         violations.push({ from, to, reason: `${from}'s tsconfig references ${to}, which it may not depend on` });
       } else if (!declared.has(to)) {
         violations.push({ from, to, reason: `${from}'s tsconfig references ${to} but package.json does not declare it` });
@@ -144,6 +165,41 @@ export function findNodeImports(source: string): string[] {
     }
   }
   return found;
+}
+
+/**
+ * Imports of a test-only dependency (`ALLOWED_TEST_EDGES`) in the non-test source of a package,
+ * as `file: specifier`: what the published package runs must not need it.
+ */
+export function findTestOnlyImports(
+  root: string,
+  packages: readonly WorkspacePackage[],
+  allowedForTests: Readonly<Record<string, readonly string[]>> = ALLOWED_TEST_EDGES,
+): string[] {
+  const violations: string[] = [];
+  for (const entry of packages) {
+    const testOnly = allowedForTests[entry.manifest.name ?? ''] ?? [];
+    if (testOnly.length === 0) continue;
+    for (const file of listSourceFiles(join(root, entry.directory, 'src'))) {
+      if (isTestSource(file)) continue;
+      for (const specifier of findImportSpecifiers(readFileSync(file, 'utf8'))) {
+        if (testOnly.some((name) => specifier === name || specifier.startsWith(`${name}/`))) {
+          violations.push(`${relative(root, file)}: ${specifier}`);
+        }
+      }
+    }
+  }
+  return violations;
+}
+
+/** Tests and their support files: `*.test.ts` and anything below a `test-support/` folder. */
+function isTestSource(file: string): boolean {
+  return /\.test\.ts$/.test(file) || /[\\/]test-support[\\/]/.test(file);
+}
+
+/** Every module specifier imported by a source text. */
+function findImportSpecifiers(source: string): string[] {
+  return [...source.matchAll(IMPORT_SPECIFIER)].map((match) => match[2] ?? '');
 }
 
 /** Reads every workspace package (packages/*, apps/*, tooling) under `root`. */

@@ -63,6 +63,10 @@ export { readTool } from './read/read-tool.js';
 export { writeTool } from './write/write-tool.js';
 export { editTool } from './edit/edit-tool.js';
 export { listTool } from './list/list-tool.js';
+export { grepTool } from './search/grep-tool.js';
+export { globTool } from './search/glob-tool.js';
+export { bashTool } from './bash/bash-tool.js';
+export { DEFAULT_TIMEOUT_MS, MAX_COMMAND_BYTES, MAX_TIMEOUT_MS } from './bash/bash-limits.js';
 
 // Registry and toolsets (§3)
 export { builtinTools, type BuiltinTool } from './registry/builtin-tools.js';

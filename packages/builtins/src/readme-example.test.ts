@@ -34,4 +34,35 @@ describe('README', () => {
     expect(logged[6]).toBe('true "hello\\nworld\\n"');
     expect(logged).toHaveLength(7);
   });
+
+  it('the bash example runs on the real sandbox and prints what it claims', async () => {
+    const readme = await readFile(join(packageDirectory, 'README.md'), 'utf8');
+    const example = /## bash \(§7\.9\)\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const logged = await runExample(example ?? '');
+    expect(logged[0]).toMatch(/^token: none\n\[exit 3; duration \d+ ms\]$/);
+    expect(logged[1]).toBe('stdout');
+    expect(logged[2]).toBe('succeeded true [sandbox denied:');
+    expect(logged[3]).toBe('... (572511 bytes omitted. Full output saved at ~/.openwork/spill/session-1/call_3.txt — use read with offset/limit, or grep, to look at it.)');
+    expect(logged).toHaveLength(4);
+  });
 });
+
+/** Runs a README example against this package's sources, from a folder inside the package, and returns what it logged. */
+async function runExample(example: string): Promise<string[]> {
+  const runnable = example.replace("from '@openwork/builtins'", `from ${JSON.stringify(pathToFileURL(join(packageDirectory, 'src', 'index.ts')).href)}`);
+  const directory = await mkdtemp(join(packageDirectory, '.child-build-readme-'));
+  const logged: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
+    logged.push(parts.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join(' '));
+  });
+  try {
+    const file = join(directory, 'example.ts');
+    await writeFile(file, `${runnable}\nexport {};\n`);
+    await import(/* @vite-ignore */ pathToFileURL(file).href);
+  } finally {
+    log.mockRestore();
+    await rm(directory, { recursive: true, force: true });
+  }
+  return logged;
+}

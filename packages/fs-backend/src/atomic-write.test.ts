@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, readFile, readlink, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -216,7 +217,9 @@ describe('atomicWrite', () => {
     expect(await readFile(target, 'utf8')).toBe('after');
   });
 
-  it('a writer killed with SIGKILL at a random moment leaves exactly A or B, and the next write cleans up its temp files', async () => {
+  // Under mutation testing (`pnpm mutation`) the writer is a separate program no mutant reaches, so
+  // this test can kill none of them and only costs minutes there; it runs in every other test run.
+  it.skipIf(process.env['STRYKER_MUTATOR_WORKER'] !== undefined)('a writer killed with SIGKILL at a random moment leaves exactly A or B, and the next write cleans up its temp files', async () => {
     const work = await createTemporaryDirectory();
     try {
       const childScript = await compileSourcesForChild(work.path, 'test-support/atomic-write-loop.ts');
@@ -263,5 +266,72 @@ describe('atomicWrite', () => {
     } finally {
       await work.remove();
     }
+    // Seven Node processes and a TypeScript transpile: on a loaded two-core machine that alone can take a minute.
+  }, 240_000);
+});
+
+describe('atomicWrite between check and use (§6.2)', () => {
+  /**
+   * A signal whose `aborted` is read once when the write starts, once after the temp file is
+   * written and once just before the rename: the swap runs at the last read, which is exactly
+   * the window a racing process would need. No timing involved.
+   */
+  function swapJustBeforeRename(swap: () => void): AbortSignal {
+    let reads = 0;
+    return {
+      get aborted() {
+        reads += 1;
+        if (reads === 3) swap();
+        return false;
+      },
+      reason: undefined,
+      addEventListener() {},
+      removeEventListener() {},
+      throwIfAborted() {},
+    } as unknown as AbortSignal;
+  }
+
+  it('refuses to rename when the checked folder was replaced by a symbolic link meanwhile, and writes nothing anywhere', async () => {
+    const checked = join(directory.path, 'checked');
+    const elsewhere = join(directory.path, 'elsewhere');
+    await mkdir(checked);
+    await mkdir(elsewhere);
+    await writeFile(join(checked, 'a.txt'), 'original\n');
+    const signal = swapJustBeforeRename(() => {
+      renameSync(checked, join(directory.path, 'moved-away'));
+      symlinkSync(elsewhere, checked);
+    });
+    const error = await fileSystem.atomicWrite(join(checked, 'a.txt'), 'planted\n', { signal }).catch((caught: unknown) => caught);
+    expect(FileSystemError.isInstance(error) && error.code).toBe('invalid_path');
+    expect((error as Error).message).toBe(
+      `Cannot write ${join(checked, 'a.txt')}: its folder ${checked} now resolves to ${elsewhere} (a folder on the way is a symbolic link); nothing was written. Resolve the path again (a canonical path, without symbolic links) and retry.`,
+    );
+    expect(await readdir(elsewhere)).toEqual([]);
+    expect(await readFile(join(directory.path, 'moved-away/a.txt'), 'utf8')).toBe('original\n');
+  });
+
+  it('refuses to rename a temp file that is no longer the one it wrote, and leaves that file alone', async () => {
+    const target = join(directory.path, 'a.txt');
+    await writeFile(target, 'original\n');
+    const signal = swapJustBeforeRename(() => {
+      const [temp] = readdirSync(directory.path).filter((name) => name.endsWith('.tmp'));
+      // Written first, then renamed over: a new inode (an unlinked one may be reused at once).
+      writeFileSync(join(directory.path, 'planted'), 'planted\n');
+      renameSync(join(directory.path, 'planted'), join(directory.path, temp as string));
+    });
+    const error = await fileSystem.atomicWrite(target, 'mine\n', { signal }).catch((caught: unknown) => caught);
+    expect(FileSystemError.isInstance(error) && error.code).toBe('invalid_path');
+    expect((error as Error).message).toMatch(/was replaced while the content was being written; nothing was written/);
+    expect(await readFile(target, 'utf8')).toBe('original\n');
+    const [left] = await tempFilesIn(directory.path);
+    expect(await readFile(join(directory.path, left as string), 'utf8')).toBe('planted\n');
+  });
+
+  it('refuses a path whose folder is not canonical when the write starts (callers pass the checked real path)', async () => {
+    await mkdir(join(directory.path, 'real'));
+    await symlink(join(directory.path, 'real'), join(directory.path, 'alias'));
+    const error = await fileSystem.atomicWrite(join(directory.path, 'alias/a.txt'), 'x').catch((caught: unknown) => caught);
+    expect(FileSystemError.isInstance(error) && error.code).toBe('invalid_path');
+    expect(await readdir(join(directory.path, 'real'))).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
-import { constants, type Stats } from 'node:fs';
+import { constants, type BigIntStats, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { AtomicWriteOptions, AtomicWriteResult } from './async-file-system.js';
 import { atomicTempFileName } from './atomic-temp-file-name.js';
+import { confirmCheckedFolder, isSameFile } from './confirm-checked-folder.js';
 import { FileSystemError } from './file-system-error.js';
 import { hashOpenFile } from './hash-open-file.js';
 import { inFlightTempFiles } from './in-flight-temp-files.js';
@@ -112,20 +113,22 @@ export async function writeFileAtomically(
     throw new FileSystemError({ code: 'is_a_directory', path, errno: 'EISDIR', message: `Cannot write ${path}: it is a directory.` });
   }
 
+  await confirmCheckedFolder(path, directory);
   await removeLeftoverTempFiles(directory, name, attemptStartedMs);
 
   const tempPath = join(directory, atomicTempFileName(name));
   const inFlight = inFlightTempFiles();
   inFlight.add(tempPath);
   let tempCreated = false;
+  let created: BigIntStats | undefined;
   try {
     const handle = await open(tempPath, 'wx', mode ?? 0o666).catch((error: unknown) => {
       throw missingDirectoryOr(error, path, directory);
     });
     tempCreated = true;
     try {
+      const temp = await handle.stat();
       if (existing?.isFile() === true) {
-        const temp = await handle.stat();
         if (temp.uid !== existing.uid || temp.gid !== existing.gid) {
           // Keep the owner when allowed (root); otherwise the new file is ours, like any editor's save.
           await handle.chown(existing.uid, existing.gid).catch(() => undefined);
@@ -136,6 +139,7 @@ export async function writeFileAtomically(
       if (preservedMode !== undefined) await handle.chmod(preservedMode);
       await handle.writeFile(bytes);
       await handle.sync();
+      created = await handle.stat({ bigint: true });
     } finally {
       await handle.close();
     }
@@ -146,10 +150,17 @@ export async function writeFileAtomically(
       if (!matches) throw new StaleContentError(path, expectedHash === null ? null : expectedHash.toLowerCase(), current.hash);
     }
     throwIfAborted(signal, operation, path);
+    // Check and use are apart (§6.2): just before the rename, the folder must still be the checked
+    // one and the temp file still ours, so a swapped folder cannot take the content elsewhere.
+    await confirmCheckedFolder(path, directory, created === undefined ? undefined : { path: tempPath, created });
     await rename(tempPath, path);
     tempCreated = false;
   } catch (error) {
-    if (tempCreated) await unlink(tempPath).catch(() => undefined);
+    // Only our own temp file: after a swapped folder, the name may now be someone else's file.
+    if (tempCreated) {
+      const ours = created === undefined || isSameFile(await lstat(tempPath, { bigint: true }).catch(() => undefined), created);
+      if (ours) await unlink(tempPath).catch(() => undefined);
+    }
     throw toFileSystemError(error, operation, path);
   } finally {
     inFlight.delete(tempPath);

@@ -22,3 +22,14 @@ export const PIPE_DRAIN_LIMIT_MS = 2_000;
 
 /** How long `terminateProcessGroup` waits for the SIGKILLed leader to exit before calling the outcome unknown (§5). */
 export const TERMINATE_WAIT_MS = 5_000;
+
+/**
+ * Live progress (§8.3) decodes and reports at most this many bytes per second and stream on
+ * average; output beyond it is not reported live (the result still has head, tail and spill).
+ * Nobody reads a terminal at more than this, core's queue holds only 64 updates, and decoding
+ * every byte of a `yes` or a `cat` of a huge file into strings cost more than the capture itself.
+ */
+export const PROGRESS_BYTES_PER_SECOND = 1024 * 1024;
+
+/** Bytes per stream that may be reported at once before the average rate applies. */
+export const PROGRESS_BURST_BYTES = 256 * 1024;

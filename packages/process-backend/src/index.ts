@@ -14,4 +14,6 @@ export {
   PIPE_DRAIN_MS,
   PIPE_DRAIN_LIMIT_MS,
   TERMINATE_WAIT_MS,
+  PROGRESS_BYTES_PER_SECOND,
+  PROGRESS_BURST_BYTES,
 } from './capture-limits.js';

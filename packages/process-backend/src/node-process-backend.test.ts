@@ -8,6 +8,8 @@ import {
   InvalidSpawnRequestError,
   MAX_SPILL_BYTES,
   NodeProcessBackend,
+  PROGRESS_BURST_BYTES,
+  PROGRESS_BYTES_PER_SECOND,
   ProcessBackendError,
   formatStatusLine,
 } from './index.js';
@@ -152,8 +154,9 @@ describe('NodeProcessBackend', () => {
       env,
       signal: controller.signal,
       spill: { path: spillPath },
-      onProgress: ({ chunk }) => {
-        streamed += chunk.length;
+      // Live progress is rate-limited: what it leaves out still streamed through (skippedBytes).
+      onProgress: ({ chunk, skippedBytes }) => {
+        streamed += chunk.length + (skippedBytes ?? 0);
         if (streamed > MAX_SPILL_BYTES + 8 * 1024 * 1024) controller.abort();
       },
     });
@@ -238,6 +241,28 @@ describe('NodeProcessBackend', () => {
       { kind: 'stderr', chunk: 'err2\n' },
       { kind: 'stdout', chunk: 'tail' },
     ]);
+  });
+
+  it('live progress is limited per stream; what it leaves out is counted, and the output keeps everything', async () => {
+    const backend = new NodeProcessBackend();
+    const bytes = 64 * 1024 * 1024;
+    let reported = 0;
+    let skipped = 0;
+    const outcome = await backend.spawn(bash(`head -c ${bytes} /dev/zero | tr '\\0' 'a'; echo done >&2`), {
+      cwd: workspace.path,
+      env,
+      onProgress: (progress) => {
+        if (progress.kind !== 'stdout') return;
+        reported += Buffer.byteLength(progress.chunk);
+        skipped += progress.skippedBytes ?? 0;
+      },
+    });
+    expect(outcome.totalBytes).toBe(bytes + 'done\n'.length);
+    // Every stdout byte was either reported or counted as skipped, and most were skipped: the
+    // budget is 256 KiB at once plus 1 MiB per second.
+    expect(reported + skipped).toBe(bytes);
+    expect(reported).toBeLessThan(bytes / 2);
+    expect(reported).toBeLessThanOrEqual(PROGRESS_BURST_BYTES + (PROGRESS_BYTES_PER_SECOND * outcome.durationMs) / 1000 + 64 * 1024);
   });
 
   it('a throwing progress callback does not change the outcome', async () => {

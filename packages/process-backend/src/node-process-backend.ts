@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { StringDecoder } from 'node:string_decoder';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { execa } from 'execa';
 import { BoundedCapture } from './bounded-capture.js';
 import type { CapturedOutput } from './bounded-capture.js';
 import { MAX_SPILL_BYTES, PIPE_DRAIN_LIMIT_MS, PIPE_DRAIN_MS, TERMINATE_WAIT_MS } from './capture-limits.js';
@@ -11,6 +10,7 @@ import type { ProcessBackend, ProcessProgress, ProcessSpawnOptions } from './pro
 import { InvalidSpawnRequestError } from './process-backend-error.js';
 import { registerLiveProcessGroup, unregisterLiveProcessGroup } from './process-group-reaper.js';
 import type { ProcessOutcome, ProcessStatus } from './process-outcome.js';
+import { ProgressRateLimit, type RateLimitedProgress } from './progress-rate-limit.js';
 import { terminateProcessGroup } from './terminate-process-group.js';
 import type { KillProcessGroup } from './terminate-process-group.js';
 
@@ -32,7 +32,7 @@ export interface NodeProcessBackendOptions {
 type Ending = 'exit' | 'timeout' | 'cancel' | 'pipe_failed';
 
 /**
- * `ProcessBackend` on Node with execa (§4, §5, §7.9). Each child gets its own process group
+ * `ProcessBackend` on Node's `child_process` (§4, §5, §7.9). Each child gets its own process group
  * (`detached`), stdin from /dev/null, exactly the given environment and no shell. Output is read
  * continuously as buffers into a `BoundedCapture`; timeout and cancellation both go through
  * `terminateProcessGroup`. The call finishes on the child's `exit`, after a bounded pipe drain, so
@@ -66,37 +66,28 @@ export class NodeProcessBackend implements ProcessBackend {
     if (options.signal?.aborted === true) return finishWith('cancelled', {});
 
     const [program = '', ...args] = argv;
-    let subprocess;
+    let subprocess: ChildProcessByStdio<null, Readable, Readable>;
     try {
-      subprocess = execa(program, args, {
+      subprocess = spawn(program, args, {
         cwd: options.cwd,
         env: { ...options.env },
-        extendEnv: false,
-        preferLocal: false,
         shell: false,
+        // Its own process group (setsid), so one kill reaches everything it starts (§5).
         detached: true,
-        cleanup: false,
-        stdin: 'ignore',
-        stdout: 'pipe',
-        stderr: 'pipe',
-        buffer: false,
-        encoding: 'buffer',
-        reject: false,
-        stripFinalNewline: false,
+        stdio: ['ignore', 'pipe', 'pipe'],
         windowsHide: true,
       });
     } catch (error) {
       return finishWith('failed', { error: await describeStartFailure(program, options.cwd, error) });
     }
-    // The execa promise is only a start-failure report here; it must never reject unhandled.
-    const settled: Promise<unknown> = subprocess.then(
-      (result) => result,
-      (error: unknown) => error,
-    );
     const pid = subprocess.pid;
     if (pid === undefined) {
-      return finishWith('failed', { error: await describeStartFailure(program, options.cwd, await settled) });
+      // A failed start (ENOENT, EACCES, E2BIG, a missing cwd) is reported on the next tick.
+      const failure = await new Promise<unknown>((resolve) => subprocess.once('error', resolve));
+      return finishWith('failed', { error: await describeStartFailure(program, options.cwd, failure) });
     }
+    // After the start only a failed kill can raise 'error', and terminate reports that itself.
+    subprocess.on('error', () => undefined);
 
     registerLiveProcessGroup(pid);
     try {
@@ -168,7 +159,7 @@ export class NodeProcessBackend implements ProcessBackend {
   }
 }
 
-/** The part of execa's subprocess this file uses. */
+/** The part of a child process this file uses. */
 interface ChildLike {
   readonly stdout: Readable;
   readonly stderr: Readable;
@@ -192,7 +183,7 @@ class MergedOutputReader {
   readonly #sources: ReadonlyArray<{ readonly stream: Readable; readonly kind: ProcessProgress['kind']; readonly onData: (chunk: Buffer) => void; readonly ended: Promise<void> }>;
   readonly #capture: BoundedCapture;
   readonly #onProgress: ProcessSpawnOptions['onProgress'];
-  readonly #decoders = new Map<ProcessProgress['kind'], StringDecoder>();
+  readonly #progress = new Map<ProcessProgress['kind'], ProgressRateLimit>();
   #paused = false;
   #stopped = false;
   #lastActivity = 0;
@@ -258,8 +249,8 @@ class MergedOutputReader {
     for (const { stream, kind, onData } of this.#sources) {
       stream.off('data', onData);
       stream.destroy();
-      const rest = this.#decoders.get(kind)?.end();
-      if (rest !== undefined && rest.length > 0) this.#report(kind, rest);
+      const rest = this.#progress.get(kind)?.end();
+      if (rest !== undefined) this.#report(kind, rest);
     }
   }
 
@@ -267,13 +258,13 @@ class MergedOutputReader {
     this.#lastActivity = performance.now();
     this.#capture.push(chunk);
     if (this.#onProgress !== undefined) {
-      let decoder = this.#decoders.get(kind);
-      if (decoder === undefined) {
-        decoder = new StringDecoder('utf8');
-        this.#decoders.set(kind, decoder);
+      let limit = this.#progress.get(kind);
+      if (limit === undefined) {
+        limit = new ProgressRateLimit(this.#lastActivity);
+        this.#progress.set(kind, limit);
       }
-      const text = decoder.write(chunk);
-      if (text.length > 0) this.#report(kind, text);
+      const update = limit.accept(chunk, this.#lastActivity);
+      if (update !== undefined) this.#report(kind, update);
     }
     if (!this.#paused && this.#capture.needsBackpressure) {
       this.#paused = true;
@@ -286,9 +277,10 @@ class MergedOutputReader {
   }
 
   /** §8.3: progress is best effort — a throwing or rejecting callback is dropped, never awaited. */
-  #report(kind: ProcessProgress['kind'], chunk: string): void {
+  #report(kind: ProcessProgress['kind'], update: RateLimitedProgress): void {
+    const progress: ProcessProgress = update.skippedBytes === 0 ? { kind, chunk: update.text } : { kind, chunk: update.text, skippedBytes: update.skippedBytes };
     try {
-      const returned: unknown = this.#onProgress?.({ kind, chunk });
+      const returned: unknown = this.#onProgress?.(progress);
       if (typeof (returned as PromiseLike<unknown> | undefined)?.then === 'function') {
         (returned as PromiseLike<unknown>).then(undefined, () => undefined);
       }

@@ -1,9 +1,15 @@
 import type { ProcessOutcome } from './process-outcome.js';
 
-/** One piece of output, per stream, for live display (§8.3). Decoded as UTF-8 without splitting characters across chunks. */
+/**
+ * One piece of output, per stream, for live display (§8.3). Decoded as UTF-8 without splitting
+ * characters across chunks. Live progress is limited to `PROGRESS_BYTES_PER_SECOND` per stream
+ * (after a `PROGRESS_BURST_BYTES` burst); what is faster is left out of progress only.
+ */
 export interface ProcessProgress {
   readonly kind: 'stdout' | 'stderr';
   readonly chunk: string;
+  /** Bytes of this stream left out of progress just before `chunk` (absent when none); `chunk` may then be empty, at the end. */
+  readonly skippedBytes?: number;
 }
 
 /** Where the full output goes once it passes 16 KiB (§8.2). The file is created only then. */

@@ -61,6 +61,8 @@ export type {
 } from './backend/sandbox-backend.js';
 export { SandboxUnavailableError } from './backend/sandbox-unavailable-error.js';
 export { UnavailableSandboxBackend } from './backend/unavailable-sandbox-backend.js';
+export { goBuildCacheEnvironment } from './backend/go-build-cache-environment.js';
+export type { GoBuildCacheOptions } from './backend/go-build-cache-environment.js';
 
 // Seatbelt (macOS).
 export { renderSeatbeltProfile, seatbeltArguments } from './seatbelt/seatbelt-profile.js';

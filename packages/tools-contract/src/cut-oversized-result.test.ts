@@ -6,6 +6,7 @@ import {
   defineTool,
   FOOTER_RESERVE_BYTES,
   MAX_RESULT_BYTES,
+  MAX_SPILL_BYTES,
   type SpillSink,
   ToolExecutionError,
   ToolRegistryBuilder,
@@ -218,7 +219,17 @@ describe('the fallback cut of §8.2', () => {
     expect(text.startsWith(saved)).toBe(true);
     const output = ToolResult.text(result);
     expect(bytesOf(output)).toBeLessThanOrEqual(2_000);
-    expect(output).toMatch(/\n\.\.\. \(\d+ bytes omitted\. Only the first 5000 bytes of the output saved at ~\/\.openwork\/spill\/session_1\/c\.txt — use read/);
+    expect(output).toMatch(/\n\.\.\. \(\d+ bytes omitted\. Only the first 5000 bytes of the output were saved at ~\/\.openwork\/spill\/session_1\/c\.txt — use read/);
+  });
+
+  it('a result over 64 MiB says what bash says for a capped spill: "Only the first 64 MiB of the output were saved at"', async () => {
+    const sink = new MemorySpillSink();
+    const text = 'x'.repeat(MAX_SPILL_BYTES + 1_000);
+    const output = ToolResult.text(await cutOversizedResult(ToolResult.success(text), 'c', sink));
+    expect(bytesOf(sink.saved.get('c') ?? '')).toBe(MAX_SPILL_BYTES);
+    expect(output.endsWith(
+      'bytes omitted. Only the first 64 MiB of the output were saved at ~/.openwork/spill/session_1/c.txt — use read with offset/limit, or grep, to look at it.)',
+    )).toBe(true);
   });
 
   it('a short result is returned as it is', async () => {

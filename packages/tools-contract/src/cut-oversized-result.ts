@@ -64,7 +64,8 @@ export async function cutOversizedResult(
 
 function footerText(omitted: number, path: string | undefined, partial: boolean, maxSpillBytes: number): string {
   if (path === undefined) return `... (${omitted} bytes omitted. The full output was not saved; narrow the request to see the rest.)`;
-  const saved = partial ? `Only the first ${formatSize(maxSpillBytes)} of the output saved at` : 'Full output saved at';
+  // The same words as the process backend's capped spill (`@openwork/process-backend`).
+  const saved = partial ? `Only the first ${formatSize(maxSpillBytes)} of the output were saved at` : 'Full output saved at';
   return `... (${omitted} bytes omitted. ${saved} ${path} — use read with offset/limit, or grep, to look at it.)`;
 }
 
@@ -94,5 +95,5 @@ function byteLength(text: string): number {
 }
 
 function formatSize(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`;
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }

@@ -78,6 +78,7 @@ export class ToolSessionContext {
   readonly observations: FileObservations;
   readonly writeLocks: WriteLocks;
   #availability: Promise<SandboxAvailability> | undefined;
+  #settledAvailability: SandboxAvailability | undefined;
   #protectionPolicy: SandboxPolicy | undefined;
 
   constructor(options: ToolSessionContextOptions) {
@@ -136,10 +137,22 @@ export class ToolSessionContext {
 
   /** The sandbox backend's self-check, run once per context (§3.4); `finalize`'s `escalationAvailable` comes from it. */
   sandboxAvailability(): Promise<SandboxAvailability> {
-    this.#availability ??= this.sandbox.selfCheck().catch(
-      (error: unknown): SandboxAvailability => ({ available: false, reason: `the sandbox self-check failed: ${error instanceof Error ? error.message : String(error)}` }),
-    );
+    this.#availability ??= this.sandbox
+      .selfCheck()
+      .catch(
+        (error: unknown): SandboxAvailability => ({ available: false, reason: `the sandbox self-check failed: ${error instanceof Error ? error.message : String(error)}` }),
+      )
+      .then((availability) => (this.#settledAvailability = availability));
     return this.#availability;
+  }
+
+  /**
+   * The self-check's answer if it is already known (synchronous, for `prepare`, §6.1), else
+   * `undefined`. A backend of kind `unavailable` is known to be unavailable without a check.
+   */
+  knownSandboxAvailability(): SandboxAvailability | undefined {
+    if (this.#settledAvailability !== undefined || this.sandbox.kind !== 'unavailable') return this.#settledAvailability;
+    return { available: false, reason: 'no kernel sandbox works here' };
   }
 
   /**

@@ -1,28 +1,40 @@
 import type { Replacement } from './edit-match.js';
 
-/** The new content, and where the first replacement's text sits in it (for the summary's line range). */
+/** 1-based lines of the new content covered by one replacement's text (`end === start` for one line or a deletion). */
+export interface LineRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The new content, and where each replacement's text sits in it (for the summary's line ranges). */
 export interface AppliedEdit {
   readonly content: string;
-  /** 1-based lines of the new content covered by the first replacement (`end === start` for one line or a deletion). */
-  readonly firstRange: { readonly start: number; readonly end: number };
+  /** The first replacement's range (`ranges[0]`). */
+  readonly firstRange: LineRange;
+  /** One range per replacement, in order. */
+  readonly ranges: readonly LineRange[];
 }
 
 /** Applies non-overlapping replacements, given left to right, to `content`. */
 export function applyReplacements(content: string, replacements: readonly Replacement[]): AppliedEdit {
-  const first = replacements[0];
-  if (first === undefined) return { content, firstRange: { start: 1, end: 1 } };
+  if (replacements.length === 0) return { content, firstRange: { start: 1, end: 1 }, ranges: [] };
   let next = '';
   let cursor = 0;
+  // The line of the new content the cursor is on.
+  let line = 1;
+  const ranges: LineRange[] = [];
   for (const replacement of replacements) {
+    line += countNewlines(content, cursor, replacement.start);
     next += content.slice(cursor, replacement.start) + replacement.text;
+    // The line of the replacement's last character; a trailing newline belongs to the line it ends.
+    const text = replacement.text;
+    const end = text.length === 0 ? line : line + countNewlines(text, 0, text.length - 1);
+    ranges.push({ start: line, end });
+    line += countNewlines(text, 0, text.length);
     cursor = replacement.end;
   }
   next += content.slice(cursor);
-  // The first replacement starts at the same offset in the new content as in the old one.
-  const start = 1 + countNewlines(content, 0, first.start);
-  // The line of the replacement's last character; a trailing newline belongs to the line it ends.
-  const end = first.text.length === 0 ? start : start + countNewlines(first.text, 0, first.text.length - 1);
-  return { content: next, firstRange: { start, end } };
+  return { content: next, firstRange: ranges[0] ?? { start: 1, end: 1 }, ranges };
 }
 
 /** Newlines in `text[from, to)`. */

@@ -6,11 +6,14 @@ export interface Replacement {
 }
 
 /**
- * How `oldString` was found (reported so a model and a log can tell): `exact` — as given;
- * `line-endings` — the file uses CRLF and the model's `\n` were read as `\r\n` (read strips `\r`
- * from what it shows, §7.1, so a model cannot copy them).
+ * How `oldString` was found (reported so a model and a log can tell), in the order they are tried:
+ * `exact` — as given; `line-endings` — CRLF and LF line breaks taken as the same (read strips `\r`
+ * from what it shows, §7.1, so a model cannot copy them); then the tolerant levels, each also
+ * allowing what the ones before it allow: `trailing-whitespace` — spaces and tabs at line ends
+ * ignored; `indentation` — the whole block indented consistently more or less than the file;
+ * `typography` — typographic quotes, dashes and spaces taken as their plain ASCII forms.
  */
-export type MatchStrategy = 'exact' | 'line-endings';
+export type MatchStrategy = 'exact' | 'line-endings' | 'trailing-whitespace' | 'indentation' | 'typography';
 
 /** The outcome of the matching step of edit (§7.3). */
 export type EditMatch =

@@ -1,10 +1,8 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
 import { defineTool, ToolExecutionError, type ToolExecutionContext } from '@openwork/tools-contract';
-import * as z from 'zod';
 import type { CheckedPath } from '../context/checked-path.js';
 import { requireCallPolicy } from '../context/require-call-policy.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
-import { escalationInputShape, requireJustification } from '../escalation/escalation-parameters.js';
 import { inspectWrite } from '../escalation/inspect-write.js';
 import { commitTextChange } from '../text/commit-text-change.js';
 import { formatCount } from '../text/format-bytes.js';
@@ -12,21 +10,12 @@ import { loadTarget } from '../text/load-text-file.js';
 import { prepareWriteTarget } from '../text/prepare-write-target.js';
 import { MAX_TEXT_FILE_BYTES } from '../text/text-limits.js';
 import { applyReplacements } from './apply-replacements.js';
-import { findReplacements } from './find-replacements.js';
-
-const inputSchema = z
-  .strictObject({
-    filePath: z.string().describe('Absolute path of the file, or relative to the working directory; ~ is your home directory'),
-    oldString: z
-      .string()
-      .describe('The exact text to replace, copied from the file (without the line numbers read shows). An empty string creates a new file'),
-    newString: z.string().describe('The replacement text, or the whole content of a new file; at most 1 MiB'),
-    replaceAll: z.boolean().default(false).describe('Replace every occurrence of oldString instead of exactly one'),
-    ...escalationInputShape,
-  })
-  .superRefine(requireJustification);
-
-type EditInput = z.output<typeof inputSchema>;
+import { editFailureMemory } from './edit-failure-memory.js';
+import { editFailureText, repeatedFailureNotice } from './edit-failure-text.js';
+import { editEntries, editInputSchema, type EditForm } from './edit-input.js';
+import { editSummary, matchNote } from './edit-summary.js';
+import type { EditEntry } from './match-edit-entry.js';
+import { planEdits, type EntryOutcome } from './plan-edits.js';
 
 /**
  * §7.3 `edit`: replace one exact occurrence of `oldString` (or all, with `replaceAll`) in a file
@@ -34,35 +23,70 @@ type EditInput = z.output<typeof inputSchema>;
  * Under the path's write lock: read, check the observation table, compute, write atomically with
  * a compare just before the rename. A CRLF file stays CRLF; the mode is kept. One-line summary
  * with the new line range; the diff only goes into the `file_change` artifact (§8.4).
+ *
+ * Issue 17, beyond the spec: `edits` (1–64 entries) instead of the single form, all matched
+ * against one snapshot and written at once or not at all; tolerant matching when the exact step
+ * finds nothing (line endings, trailing whitespace, an indentation shift of a block, typography —
+ * in that order, each needing exactly one place); errors that show the closest text and say what
+ * differs, and that notice a repeat of the same failed call.
  */
-export const editTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
+export const editTool = defineTool<typeof editInputSchema, ToolSessionContext, SandboxPolicy>({
   id: 'edit',
   description:
-    'Replace text in a file: oldString must match the file exactly (whitespace and indentation included) and occur once, unless replaceAll is true. The file must have been read (with read) in its current state; consecutive edits of the same file need no new read. An empty oldString creates a new file with newString as its content. Returns one summary line with the changed line range.',
+    'Replace text in a file. Send oldString and newString for one replacement, or edits (a list of {oldString, newString, replaceAll}) for several in the same file: all are matched against the file as it is now and applied together, or none is. oldString must match the file exactly (whitespace and indentation included) and occur once, unless replaceAll is true; when it matches nothing, differences in line endings, trailing whitespace, the indentation of a whole block, or typographic quotes and dashes are tolerated if exactly one place still matches, and the result says so. The file must have been read (with read) in its current state; consecutive edits of the same file need no new read. An empty oldString creates a new file with newString as its content. Returns one summary line with the changed line range.',
   risk: 'workspace_mutation',
-  inputSchema,
+  inputSchema: editInputSchema,
   inspect: (input, session) => inspectWrite(input.filePath, input, session),
   async execute(input, session, call) {
     const policy = requireCallPolicy(call.sandboxPolicy, 'edit');
     if (ToolExecutionError.isInstance(policy)) return policy;
-    const newBytes = Buffer.byteLength(input.newString, 'utf8');
-    if (newBytes > MAX_TEXT_FILE_BYTES) {
-      return new ToolExecutionError(
-        'invalid_arguments',
-        `newString is ${formatCount(newBytes)} bytes; edit takes at most ${formatCount(MAX_TEXT_FILE_BYTES)} bytes (1 MiB). Make smaller edits.`,
-      );
-    }
-    if (input.oldString === input.newString) {
-      return new ToolExecutionError('invalid_arguments', 'oldString and newString are identical, so the edit would change nothing. Send the text to put in its place as newString.');
-    }
-    if (input.oldString === '') return createFile(input, session, call, policy);
-    return replaceText(input, session, call, policy);
+    const { form, entries } = editEntries(input);
+    const invalid = form === 'single' ? checkSingleEntry(entries[0]) : checkEntries(entries);
+    if (invalid !== undefined) return invalid;
+    if (form === 'single' && entries[0]?.oldString === '') return createFile(input.filePath, entries[0].newString, session, call, policy);
+    return replaceText(input.filePath, form, entries, session, call, policy);
   },
 });
 
+/** §7.3's checks of the single form, with its texts. */
+function checkSingleEntry(entry: EditEntry | undefined): ToolExecutionError | undefined {
+  if (entry === undefined) return new ToolExecutionError('invalid_arguments', 'Send oldString and newString.');
+  const newBytes = Buffer.byteLength(entry.newString, 'utf8');
+  if (newBytes > MAX_TEXT_FILE_BYTES) {
+    return new ToolExecutionError(
+      'invalid_arguments',
+      `newString is ${formatCount(newBytes)} bytes; edit takes at most ${formatCount(MAX_TEXT_FILE_BYTES)} bytes (1 MiB). Make smaller edits.`,
+    );
+  }
+  if (entry.oldString === entry.newString) {
+    return new ToolExecutionError('invalid_arguments', 'oldString and newString are identical, so the edit would change nothing. Send the text to put in its place as newString.');
+  }
+  return undefined;
+}
+
+/** The same checks for `edits`, naming every entry that fails them; nothing is read yet. */
+function checkEntries(entries: readonly EditEntry[]): ToolExecutionError | undefined {
+  const newBytes = entries.reduce((total, entry) => total + Buffer.byteLength(entry.newString, 'utf8'), 0);
+  if (newBytes > MAX_TEXT_FILE_BYTES) {
+    return new ToolExecutionError(
+      'invalid_arguments',
+      `The newString texts of edits add up to ${formatCount(newBytes)} bytes; edit takes at most ${formatCount(MAX_TEXT_FILE_BYTES)} bytes (1 MiB) per call. Make smaller edits.`,
+    );
+  }
+  const problems = entries.flatMap((entry, index) => {
+    if (entry.oldString === '') {
+      return [`edits[${index}]: oldString is empty, but edits only replace text in an existing file (to create a file, send oldString "" and newString without edits, or use write)`];
+    }
+    if (entry.oldString === entry.newString) return [`edits[${index}]: oldString and newString are identical, so this entry would change nothing; drop it or send the new text as newString`];
+    return [];
+  });
+  if (problems.length === 0) return undefined;
+  return new ToolExecutionError('invalid_arguments', `No edit was applied.\n${problems.join('\n')}\nFix the entries named above and send all the edits again.`);
+}
+
 /** Empty `oldString`: create a new file; an existing target is refused (§7.3). */
-async function createFile(input: EditInput, session: ToolSessionContext, call: ToolExecutionContext<SandboxPolicy>, policy: SandboxPolicy) {
-  const resolved = await prepareWriteTarget(session, input.filePath, policy, 'edit');
+async function createFile(filePath: string, content: string, session: ToolSessionContext, call: ToolExecutionContext<SandboxPolicy>, policy: SandboxPolicy) {
+  const resolved = await prepareWriteTarget(session, filePath, policy, 'edit');
   if (!resolved.ok) return resolved.error;
   const target = resolved.path;
   return session.writeLocks.withLock(
@@ -75,16 +99,26 @@ async function createFile(input: EditInput, session: ToolSessionContext, call: T
           `${target.displayPath} already exists; an empty oldString only creates new files. To change it, read it and send the text to replace as oldString, or replace the whole file with write.`,
         );
       }
-      const change = await commitTextChange(session, target, before, new TextEncoder().encode(input.newString), 'edit', call.callId, call.signal);
+      const change = await commitTextChange(session, target, before, new TextEncoder().encode(content), 'edit', call.callId, call.signal);
       return { text: `Created ${target.displayPath} (+${change.additions})`, artifacts: [change.artifact] };
     },
     { signal: call.signal },
   );
 }
 
-/** Non-empty `oldString`: replace in an existing file. */
-async function replaceText(input: EditInput, session: ToolSessionContext, call: ToolExecutionContext<SandboxPolicy>, policy: SandboxPolicy) {
-  const resolved = await session.resolvePath(input.filePath, 'write', 'must-exist', policy, 'edit');
+/**
+ * Non-empty `oldString`s: replace in an existing file. Every entry is matched against the content
+ * read under the lock; any failure leaves the file untouched (one write or none, issue 17).
+ */
+async function replaceText(
+  filePath: string,
+  form: EditForm,
+  entries: readonly EditEntry[],
+  session: ToolSessionContext,
+  call: ToolExecutionContext<SandboxPolicy>,
+  policy: SandboxPolicy,
+) {
+  const resolved = await session.resolvePath(filePath, 'write', 'must-exist', policy, 'edit');
   if (!resolved.ok) return resolved.error;
   const target = resolved.path;
   return session.writeLocks.withLock(
@@ -95,19 +129,22 @@ async function replaceText(input: EditInput, session: ToolSessionContext, call: 
       const rejection = session.observations.check(target, before.sha256);
       if (rejection !== undefined) return new ToolExecutionError('execution_failed', rejection.message);
 
-      const match = findReplacements({ content: before.text, oldString: input.oldString, newString: input.newString, replaceAll: input.replaceAll });
-      if (!match.ok) {
-        return match.reason === 'not_found'
-          ? new ToolExecutionError(
-              'invalid_arguments',
-              `oldString was not found in ${target.displayPath}. It must match the file exactly, including whitespace, indentation and line breaks, without the line numbers read shows. Read the file again and copy the text to replace.`,
-            )
-          : new ToolExecutionError(
-              'invalid_arguments',
-              `oldString occurs ${match.occurrences} times in ${target.displayPath}. Include more of the surrounding lines so that it occurs once, or set replaceAll to true to replace every occurrence.`,
-            );
+      const memory = editFailureMemory(session.observations);
+      const plan = planEdits(before.text, entries);
+      if (!plan.ok) {
+        const message = editFailureText({ displayPath: target.displayPath, content: before.text, form, entries }, plan.failures);
+        const repeated = memory.recordFailure(target.path, { contentSha256: before.sha256, entries, message });
+        return new ToolExecutionError('invalid_arguments', repeated ? `${message}\n${repeatedFailureNotice(target.displayPath)}` : message);
       }
-      const applied = applyReplacements(before.text, match.replacements);
+      const applied = applyReplacements(before.text, plan.replacements);
+      // Only a tolerant match can land here (§7.3 refuses oldString === newString): the text it
+      // found already reads as newString.
+      if (applied.content === before.text) {
+        return new ToolExecutionError(
+          'invalid_arguments',
+          `${target.displayPath} already reads like that: the text ${form === 'single' ? 'oldString' : 'each entry'} matched (${tolerantNote(plan.outcomes, entries)}) equals newString, so the edit would change nothing. Nothing was written.`,
+        );
+      }
       const after = new TextEncoder().encode(applied.content);
       if (after.length > MAX_TEXT_FILE_BYTES) {
         return new ToolExecutionError(
@@ -116,16 +153,29 @@ async function replaceText(input: EditInput, session: ToolSessionContext, call: 
         );
       }
       const change = await commitTextChange(session, target, before, after, 'edit', call.callId, call.signal);
-      const counts = `(+${change.additions} -${change.deletions})`;
-      if (match.replacements.length > 1) {
-        return { text: `Replaced ${match.replacements.length} occurrences in ${target.displayPath} ${counts}`, artifacts: [change.artifact] };
-      }
-      const { start, end } = applied.firstRange;
-      const range = start === end ? `${start}` : `${start}-${end}`;
-      return { text: `Edited ${target.displayPath}:${range} ${counts}`, artifacts: [change.artifact] };
+      memory.forget(target.path);
+      const text = editSummary({
+        displayPath: target.displayPath,
+        form,
+        entries,
+        outcomes: plan.outcomes,
+        ranges: applied.ranges,
+        additions: change.additions,
+        deletions: change.deletions,
+      });
+      return { text, artifacts: [change.artifact] };
     },
     { signal: call.signal },
   );
+}
+
+/** How the first tolerantly matched entry was found, for the no-change text. */
+function tolerantNote(outcomes: readonly EntryOutcome[], entries: readonly EditEntry[]): string {
+  for (const [index, outcome] of outcomes.entries()) {
+    const note = matchNote(outcome.strategy, outcome.shift, entries[index]?.oldString ?? '');
+    if (note !== undefined) return note;
+  }
+  return 'after ignoring line endings';
 }
 
 function missingFile(target: CheckedPath): ToolExecutionError {

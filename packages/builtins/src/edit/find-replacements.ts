@@ -1,8 +1,8 @@
 import type { EditMatch, EditMatchRequest, MatchStrategy, Replacement } from './edit-match.js';
 
 /**
- * The matching step of edit (§7.3), kept on its own so other strategies (several edits, tolerant
- * matching) can be added here without touching the tool. The spec's contract: exact string
+ * The exact step of edit's matching (§7.3), the spec's contract and always tried first (tolerant
+ * levels, `find-tolerant-replacements.ts`, run only when it finds nothing). Exact string
  * matching; `oldString` absent → not found; more than one occurrence without `replaceAll` →
  * ambiguous; with `replaceAll` every non-overlapping occurrence, left to right.
  *
@@ -12,8 +12,29 @@ import type { EditMatch, EditMatchRequest, MatchStrategy, Replacement } from './
  * the CRLF reading is tried only when the exact text is absent.
  */
 export function findReplacements(request: EditMatchRequest): EditMatch {
+  for (const candidate of exactCandidates(request)) {
+    const starts = occurrences(request.content, candidate.oldString, request.replaceAll ? Infinity : 2);
+    if (starts.length === 0) continue;
+    if (starts.length > 1 && !request.replaceAll) {
+      return { ok: false, reason: 'ambiguous', occurrences: countOccurrences(request.content, candidate.oldString) };
+    }
+    const replacements: Replacement[] = starts.map((start) => ({ start, end: start + candidate.oldString.length, text: candidate.newString }));
+    return { ok: true, strategy: candidate.strategy, replacements };
+  }
+  return { ok: false, reason: 'not_found' };
+}
+
+/** One reading of the request the exact step searches for, in the order it tries them. */
+export interface ExactCandidate {
+  readonly strategy: MatchStrategy;
+  readonly oldString: string;
+  readonly newString: string;
+}
+
+/** The readings `findReplacements` tries: the text as given, and the CRLF reading where it applies. */
+export function exactCandidates(request: EditMatchRequest): ExactCandidate[] {
   const crlfFile = usesOnlyCrlf(request.content);
-  const candidates: Array<{ strategy: MatchStrategy; oldString: string; newString: string }> = [];
+  const candidates: ExactCandidate[] = [];
   if (crlfFile) {
     const oldString = toCrlf(request.oldString);
     candidates.push({
@@ -27,20 +48,11 @@ export function findReplacements(request: EditMatchRequest): EditMatch {
       candidates.push({ strategy: 'line-endings', oldString: toCrlf(request.oldString), newString: toCrlf(request.newString) });
     }
   }
-  for (const candidate of candidates) {
-    const starts = occurrences(request.content, candidate.oldString, request.replaceAll ? Infinity : 2);
-    if (starts.length === 0) continue;
-    if (starts.length > 1 && !request.replaceAll) {
-      return { ok: false, reason: 'ambiguous', occurrences: countOccurrences(request.content, candidate.oldString) };
-    }
-    const replacements: Replacement[] = starts.map((start) => ({ start, end: start + candidate.oldString.length, text: candidate.newString }));
-    return { ok: true, strategy: candidate.strategy, replacements };
-  }
-  return { ok: false, reason: 'not_found' };
+  return candidates;
 }
 
 /** Starts of non-overlapping occurrences, left to right, at most `max`. */
-function occurrences(content: string, needle: string, max: number): number[] {
+export function occurrences(content: string, needle: string, max: number): number[] {
   const starts: number[] = [];
   let from = 0;
   while (starts.length < max) {

@@ -25,7 +25,7 @@ describe('builtinRegistry (§3)', () => {
     expect(new Set(registered).size).toBe(registered.length);
     // The fixed order is the spec's, for every tool this package provides.
     expect(registered).toEqual(specOrder.filter((id) => registered.includes(id)));
-    expect(registered).toEqual(expect.arrayContaining(['read', 'write', 'edit', 'list']));
+    expect(registered).toEqual(expect.arrayContaining(['read', 'write', 'edit', 'list', 'bash']));
     const fixture = await fixtureWith();
     // Definitions come out in the order of the selection, not of the registry.
     const reversed = builtinRegistry().finalize({ tools: ['list', 'edit', 'read'] }, fixture.session);
@@ -40,6 +40,9 @@ describe('builtinRegistry (§3)', () => {
     expect(builtinToolsetConfig('explorer').tools).toEqual(BUILTIN_AGENT_TOOLS.explorer.filter((id) => provided.includes(id)));
     const explorer = await fixtureWith({ agent: 'explorer' });
     expect(explorer.toolset.toolIds).not.toContain('write');
+    // bash is the explorer's last tool, as it is the default agent's (§3).
+    expect(explorer.toolset.toolIds.at(-1)).toBe('bash');
+    expect(builtinToolsetConfig('default').tools.at(-1)).toBe('bash');
     expect(explorer.toolset.toolIds).not.toContain('edit');
     // A tool outside the toolset is neither shown nor run (acceptance 4).
     const write = await explorer.call('write', { path: 'x.txt', content: 'x' });
@@ -52,7 +55,7 @@ describe('builtinRegistry (§3)', () => {
     // The fixture's sandbox is unavailable; the toolset asks its self-check.
     const unavailable = await fixtureWith({ escalationAvailable: 'self-check' });
     expect(unavailable.toolset.escalationAvailable).toBe(false);
-    for (const id of ['write', 'edit']) {
+    for (const id of ['write', 'edit', 'bash']) {
       const schema = unavailable.toolset.definition(id)?.inputSchema as { properties: Record<string, unknown> };
       expect(Object.keys(schema.properties)).not.toContain('sandboxPermissions');
       expect(Object.keys(schema.properties)).not.toContain('justification');
@@ -67,7 +70,7 @@ describe('builtinRegistry (§3)', () => {
 
     // With a working sandbox, write and edit carry both, read and list never do.
     const available = await fixtureWith({ escalationAvailable: true });
-    for (const id of ['write', 'edit']) {
+    for (const id of ['write', 'edit', 'bash']) {
       const schema = available.toolset.definition(id)?.inputSchema as { properties: Record<string, { properties?: Record<string, { maxItems?: number; minItems?: number }> }> };
       expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['sandboxPermissions', 'justification']));
       expect(schema.properties['sandboxPermissions']?.properties?.['paths']).toMatchObject({ minItems: 1, maxItems: 16 });

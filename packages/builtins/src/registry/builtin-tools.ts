@@ -1,9 +1,12 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
 import type { Tool, ToolInputSchema } from '@openwork/tools-contract';
+import { bashTool } from '../bash/bash-tool.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 import { editTool } from '../edit/edit-tool.js';
 import { listTool } from '../list/list-tool.js';
 import { readTool } from '../read/read-tool.js';
+import { globTool } from '../search/glob-tool.js';
+import { grepTool } from '../search/grep-tool.js';
 import { writeTool } from '../write/write-tool.js';
 
 /** A built-in tool: bound to a `ToolSessionContext`, stamped with a `SandboxPolicy` per call. */
@@ -11,9 +14,8 @@ export type BuiltinTool = Tool<ToolInputSchema, ToolSessionContext, SandboxPolic
 
 /**
  * THE list of built-in tools, in the fixed order `builtinRegistry()` registers them (§3; the
- * spec's order read write edit grep glob list bash). grep, glob (src/search/) and bash are added
- * here, in their places, when they land; nothing else needs to change.
+ * spec's order read write edit grep glob list bash).
  */
 export function builtinTools(): readonly BuiltinTool[] {
-  return [readTool, writeTool, editTool, listTool] as unknown as readonly BuiltinTool[];
+  return [readTool, writeTool, editTool, grepTool, globTool, listTool, bashTool] as unknown as readonly BuiltinTool[];
 }

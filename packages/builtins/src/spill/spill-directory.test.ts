@@ -82,13 +82,13 @@ describe('spill (§8.2)', () => {
     expect((await stat(directory.location('taken').path)).isDirectory()).toBe(true);
   });
 
-  it(`a result over 64 MiB saves only the first 64 MB and says so`, async () => {
+  it(`a result over 64 MiB saves only the first 64 MiB and says so`, async () => {
     const toolset = toolsetWithLoud();
     // 7,000,000 lines of 9 digits + newline: 70,000,000 bytes.
     const result = await fixture.call('loud', { lines: 7_000_000, repeat: true }, { toolset, callId: 'huge' });
     const text = ToolResult.text(result);
     expect(text.split('\n').at(-1)).toMatch(
-      /^\.\.\. \(\d+ bytes omitted\. Only the first 64 MB of the output saved at ~\/\.openwork\/spill\/session_one\/huge\.txt — use read with offset\/limit, or grep, to look at it\.\)$/,
+      /^\.\.\. \(\d+ bytes omitted\. Only the first 64 MiB of the output were saved at ~\/\.openwork\/spill\/session_one\/huge\.txt — use read with offset\/limit, or grep, to look at it\.\)$/,
     );
     expect((await stat(join(fixture.openworkHome, 'spill', 'session_one', 'huge.txt'))).size).toBe(MAX_SPILL_BYTES);
   });

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AsyncFileSystem } from '@openwork/fs-backend';
 import { NodeFileSystem } from '@openwork/fs-backend';
-import { NodeProcessBackend } from '@openwork/process-backend';
+import { NodeProcessBackend, type ProcessBackend } from '@openwork/process-backend';
 import { UnavailableSandboxBackend, type SandboxBackend, type SandboxPolicy, type PathGrant } from '@openwork/sandbox';
-import { ToolResult, type FinalizedToolset } from '@openwork/tools-contract';
+import { ToolResult, type FinalizedToolset, type ToolProgressListener } from '@openwork/tools-contract';
 import { FileObservations } from '../observations/file-observations.js';
 import { SpillDirectory } from '../spill/spill-directory.js';
 import { ToolSessionContext } from '../context/tool-session-context.js';
@@ -20,6 +20,9 @@ export interface FixtureOptions {
   readonly escalationAvailable?: boolean | 'self-check';
   readonly agent?: BuiltinAgent;
   readonly filesystem?: AsyncFileSystem;
+  readonly processBackend?: ProcessBackend;
+  /** The session environment; default `{ PATH: '/usr/bin:/bin', HOME: <home> }`. */
+  readonly environment?: Readonly<Record<string, string>>;
   readonly observations?: FileObservations;
   /** `false`: no spill directory. */
   readonly spill?: boolean;
@@ -55,6 +58,8 @@ export interface CallOptions {
   readonly grants?: readonly PathGrant[];
   readonly callId?: string;
   readonly signal?: AbortSignal;
+  readonly deadline?: number;
+  readonly progress?: ToolProgressListener;
   readonly toolset?: FinalizedToolset<ToolSessionContext, SandboxPolicy>;
 }
 
@@ -75,9 +80,9 @@ export async function createFixture(options: FixtureOptions = {}): Promise<Built
     openworkHome,
     skillRoots,
     sandbox: options.sandbox ?? new UnavailableSandboxBackend('tests run the file tools without a kernel sandbox'),
-    environment: { PATH: '/usr/bin:/bin', HOME: home },
+    environment: options.environment ?? { PATH: '/usr/bin:/bin', HOME: home },
     filesystem: options.filesystem ?? new NodeFileSystem(),
-    processBackend: new NodeProcessBackend(),
+    processBackend: options.processBackend ?? new NodeProcessBackend(),
     ...(options.spill === false ? {} : { spill: new SpillDirectory({ openworkHome, sessionId: options.sessionId ?? 'session-1', homeDirectory: home }) }),
     ...(options.observations === undefined ? {} : { observations: options.observations }),
   });
@@ -93,6 +98,8 @@ export async function createFixture(options: FixtureOptions = {}): Promise<Built
       callId: callOptions.callId ?? `call-${callCounter}`,
       signal: callOptions.signal ?? new AbortController().signal,
       sandboxPolicy: callOptions.policy ?? policy(callOptions.grants === undefined ? {} : { grants: callOptions.grants }),
+      ...(callOptions.deadline === undefined ? {} : { deadline: callOptions.deadline }),
+      ...(callOptions.progress === undefined ? {} : { progress: callOptions.progress }),
     });
   };
   return {

@@ -33,4 +33,10 @@ export interface SandboxBackend {
   selfCheck(): Promise<SandboxAvailability>;
   /** Throws `SandboxUnavailableError` on a backend that is not available. */
   wrap(command: SandboxCommand, policy: SandboxPolicy): WrappedCommand;
+  /**
+   * Variables to add to the environment of a command wrapped for `policy` (spec §7.9
+   * `SandboxEnvironment::bash_environment()`): the caller's environment first, these on top.
+   * Optional; a backend without it adds nothing.
+   */
+  commandEnvironment?(policy: SandboxPolicy): Readonly<Record<string, string>>;
 }

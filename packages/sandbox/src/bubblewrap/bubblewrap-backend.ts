@@ -1,4 +1,5 @@
 import type { SandboxAvailability, SandboxBackend, SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.js';
+import { goBuildCacheEnvironment } from '../backend/go-build-cache-environment.js';
 import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
 import { SandboxConfigurationError } from '../policy/sandbox-error.js';
@@ -49,5 +50,10 @@ export class BubblewrapBackend implements SandboxBackend {
       );
     }
     return wrapWithBubblewrap(this.bwrapPath, command, layout, sharedMountPointLedger);
+  }
+
+  /** §7.9: `GOCACHE` in a temp root, since the cache under home is not writable here (`goBuildCacheEnvironment`). */
+  commandEnvironment(policy: SandboxPolicy): Readonly<Record<string, string>> {
+    return goBuildCacheEnvironment(policy);
   }
 }

@@ -23,15 +23,16 @@ function errorCode(error: unknown): string | undefined {
 const expectedRemovalCodes = new Set(['ENOENT', 'ENOTEMPTY', 'EEXIST', 'EBUSY', 'ENOTDIR']);
 
 /**
- * Remove `path` only if it still looks like what bwrap creates as a mount point: an empty regular
- * file or an empty directory. Anything with content, a symbolic link or a device was made by
- * someone else in the meantime and stays (architecture §3.4: remove the mount points, only those).
+ * Remove `path` only if it still looks like the mount point we made: an empty directory, or a
+ * regular file holding exactly what was planted there (empty, or `.\n` for a `commondir`).
+ * Anything else, a symbolic link or a device was made by someone else in the meantime and stays
+ * (architecture §3.4: remove the mount points, only those).
  */
-function removeIfLeftOver(path: string): void {
+function removeIfLeftOver(path: string, planted: string): void {
   const stats = fs.lstatSync(path, { throwIfNoEntry: false });
   if (stats === undefined) return;
   if (stats.isFile()) {
-    if (stats.size === 0) fs.unlinkSync(path);
+    if (stats.size === Buffer.byteLength(planted) && (planted === '' || fs.readFileSync(path, 'utf8') === planted)) fs.unlinkSync(path);
   } else if (stats.isDirectory()) {
     fs.rmdirSync(path); // fails with ENOTEMPTY when someone put something inside
   }
@@ -47,13 +48,17 @@ function removeIfLeftOver(path: string): void {
  */
 export class MountPointLedger {
   readonly #claims = new Map<string, number>();
+  /** What was planted in file mount points that are not empty, by path. */
+  readonly #planted = new Map<string, string>();
 
   /**
    * Claim `created` (paths that did not exist before this call) and, among `destinations`, every
    * path — and ancestor — another live call created: this call's mounts stand on them too.
+   * `planted` is the content `wrap` wrote into file mount points, so that they are recognised.
    */
-  claim(created: readonly string[], destinations: readonly string[]): MountPointClaim {
+  claim(created: readonly string[], destinations: readonly string[], planted: ReadonlyMap<string, string> = new Map()): MountPointClaim {
     const paths = new Set(created);
+    for (const [path, content] of planted) if (content !== '') this.#planted.set(path, content);
     for (const destination of destinations) {
       for (let path = destination; path !== '/'; path = parentOf(path)) {
         if (this.#claims.has(path)) paths.add(path);
@@ -88,8 +93,10 @@ export class MountPointLedger {
     }
     const failures: string[] = [];
     for (const path of removable.sort((a, b) => depth(b) - depth(a))) {
+      const planted = this.#planted.get(path) ?? '';
+      this.#planted.delete(path);
       try {
-        removeIfLeftOver(path);
+        removeIfLeftOver(path, planted);
       } catch (error) {
         const code = errorCode(error);
         if (code === undefined || !expectedRemovalCodes.has(code)) failures.push(`${path}: ${code ?? String(error)}`);

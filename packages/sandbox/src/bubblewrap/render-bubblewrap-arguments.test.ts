@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
 import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
 import { renderBubblewrapArguments } from './render-bubblewrap-arguments.js';
 import { makeTempDirectory } from './test-support/run-wrapped.js';
@@ -143,7 +144,7 @@ describe('renderBubblewrapArguments', () => {
     expect(rendered).toContain('--remount-ro ~R/fresh/.git/hooks');
     // git reads .git/config before anything else: a directory there would stop every git command.
     expect(rendered).toContain('--ro-bind ~R/fresh/.git/config');
-    expect(rendering.fileMountPoints).toEqual([path.join(root, 'fresh/.git/config')]);
+    expect(rendering.fileMountPoints).toEqual([{ path: path.join(root, 'fresh/.git/config'), content: '' }]);
     expect(rendering.createdMountPoints).toEqual([
       path.join(root, 'fresh/.git'),
       path.join(root, 'fresh/.git/config'),
@@ -210,13 +211,103 @@ describe('renderBubblewrapArguments', () => {
     const rendered = mounts(rendering.arguments);
     // A mount point cannot be renamed (EBUSY): `mv .git .git-old` no longer carries the protection away.
     const pins = ['fresh', 'repo', 'worktree', 'fresh/.git', 'repo/.git', 'worktree/.git'].map((pin) => `--bind ~R/pin/${pin}`);
-    expect(rendered.slice(rendered.indexOf('--bind ~R/pin') + 1, rendered.indexOf('--bind ~R/pin') + 1 + pins.length)).toEqual(pins);
+    expect(rendered.filter((mount) => pins.includes(mount))).toEqual(pins);
+    // Parents first: a bind from the host's tree would otherwise cover the mounts below it.
+    expect(rendered.indexOf('--bind ~R/pin')).toBeLessThan(rendered.indexOf('--bind ~R/pin/repo'));
+    expect(rendered.indexOf('--bind ~R/pin/repo')).toBeLessThan(rendered.indexOf('--bind ~R/pin/repo/.git'));
     expect(rendered.indexOf('--bind ~R/pin/repo/.git')).toBeLessThan(rendered.indexOf('--ro-bind ~R/pin/repo/.git/hooks'));
     // The mount point of the protected entry itself is never pinned writable, nor the writable root again.
     expect(rendered).not.toContain('--bind ~R/pin/.vscode');
     expect(rendered.filter((mount) => mount === '--bind ~R/pin')).toHaveLength(1);
     expect(rendering.directoryMountPoints).toEqual([path.join(root, 'pin/fresh'), path.join(root, 'pin/fresh/.git')]);
     expect(rendering.createdMountPoints).toEqual(expect.arrayContaining([...rendering.directoryMountPoints]));
+  });
+
+  it('protects missing git redirections as files git can read: commondir names the git directory itself, config.worktree is empty, worktrees/ an empty folder', () => {
+    const rendering = render({
+      writable: [subtree('ws')],
+      readOnly: ['commondir', 'config.worktree', 'worktrees', 'hooks'].map((name) => subtree(`ws/.git/${name}`)),
+    });
+    const rendered = mounts(rendering.arguments);
+    expect(rendering.fileMountPoints).toEqual([
+      { path: path.join(root, 'ws/.git/commondir'), content: '.\n' },
+      { path: path.join(root, 'ws/.git/config.worktree'), content: '' },
+    ]);
+    expect(rendered).toEqual(expect.arrayContaining([
+      '--ro-bind ~R/ws/.git/commondir',
+      '--ro-bind ~R/ws/.git/config.worktree',
+      '--tmpfs ~R/ws/.git/worktrees',
+      '--tmpfs ~R/ws/.git/hooks',
+    ]));
+    // .git itself is pinned, so the redirections cannot be carried away with it.
+    expect(rendered.indexOf('--bind ~R/ws/.git')).toBeLessThan(rendered.indexOf('--ro-bind ~R/ws/.git/commondir'));
+  });
+
+  it('an exact entry protects the entry only: a file read-only, a real folder pinned, a link by protectLinkedNames', async () => {
+    await fs.mkdir(path.join(root, 'exact/ws/real-git'), { recursive: true });
+    await fs.writeFile(path.join(root, 'exact/ws/pointer'), 'gitdir: /elsewhere\n');
+    await fs.symlink('real-git', path.join(root, 'exact/ws/linked-git'));
+    const exact = (relative: string): ScopedPath => ({ path: path.join(root, relative), scope: 'exact' });
+    const rendered = mounts(render({
+      writable: [subtree('exact')],
+      readOnly: [exact('exact/ws/pointer'), exact('exact/ws/real-git'), exact('exact/ws/linked-git')],
+      sessionRoots: [path.join(root, 'exact')],
+    }).arguments);
+    expect(rendered).toContain('--ro-bind ~R/exact/ws/pointer');
+    expect(rendered).toContain('--bind ~R/exact/ws/real-git');
+    expect(rendered).not.toContain('--ro-bind ~R/exact/ws/real-git');
+    // The linked one sits in a folder that is no session root: that folder is sealed.
+    expect(rendered).toContain('--ro-bind ~R/exact/ws');
+  });
+
+  it('seals a folder that holds a protected symbolic link: read-only, its files and folders re-bound, links and missing names left alone', async () => {
+    const home = path.join(root, 'sealed-home');
+    await fs.mkdir(path.join(home, 'dotfiles'), { recursive: true });
+    await fs.mkdir(path.join(home, 'code'));
+    await fs.mkdir(path.join(home, '.openwork'));
+    await fs.writeFile(path.join(home, 'dotfiles/bashrc'), '# rc\n');
+    await fs.writeFile(path.join(home, 'notes.txt'), 'n\n');
+    await fs.symlink('dotfiles/bashrc', path.join(home, '.bashrc'));
+    const at = (relative: string) => `~R/sealed-home${relative === '' ? '' : `/${relative}`}`;
+    const rendering = render({
+      writable: [{ path: '/', scope: 'subtree' }],
+      readOnly: [subtree('sealed-home/.bashrc'), subtree('sealed-home/dotfiles/bashrc'), subtree('sealed-home/.zshrc'), subtree('sealed-home/.openwork')],
+      hardProtected: [subtree('sealed-home/.openwork')],
+      sessionRoots: [path.join(root, 'ws')],
+      homeDirectory: home,
+    });
+    const rendered = mounts(rendering.arguments);
+    const seal = rendered.indexOf(`--ro-bind ${at('')}`);
+    expect(seal).toBeGreaterThan(rendered.indexOf('--bind ~R')); // its parents are pinned first
+    for (const entry of ['code', 'dotfiles', 'notes.txt', '.openwork']) {
+      expect(rendered.indexOf(`--bind ${at(entry)}`), entry).toBeGreaterThan(seal);
+    }
+    // The re-bound entries are protected again where the layout says so, after the re-bind.
+    expect(rendered.indexOf(`--ro-bind ${at('.openwork')}`)).toBeGreaterThan(rendered.indexOf(`--bind ${at('.openwork')}`));
+    expect(rendered.indexOf(`--ro-bind ${at('dotfiles/bashrc')}`)).toBeGreaterThan(rendered.indexOf(`--bind ${at('dotfiles')}`));
+    // The link cannot be a mount point, and a missing name in a sealed folder cannot be created anyway.
+    expect(rendered.filter((mount) => mount.includes('.bashrc') || mount.includes('.zshrc'))).toEqual([]);
+    expect(rendering.createdMountPoints).toEqual([]);
+  });
+
+  it('refuses (SandboxUnavailableError) a protected symbolic link directly in a session root or a git folder, naming them all', async () => {
+    await fs.mkdir(path.join(root, 'refuse/ws/.git'), { recursive: true });
+    await fs.mkdir(path.join(root, 'refuse/ws/githooks'));
+    await fs.symlink('../githooks', path.join(root, 'refuse/ws/.git/hooks'));
+    await fs.symlink('/nowhere', path.join(root, 'refuse/ws/.envrc'));
+    const attempt = () =>
+      render({
+        writable: [subtree('refuse/ws')],
+        readOnly: [subtree('refuse/ws/.git/hooks'), subtree('refuse/ws/githooks'), subtree('refuse/ws/.envrc'), subtree('/nowhere')],
+        sessionRoots: [path.join(root, 'refuse/ws')],
+      });
+    expect(attempt).toThrow(SandboxUnavailableError);
+    expect(attempt).toThrow(/refuse\/ws\/\.git\/hooks is a symbolic link at a protected name in .*refuse\/ws\/\.git, where new files must stay possible/);
+    expect(attempt).toThrow(/refuse\/ws\/\.envrc is a dangling symbolic link/);
+    // The same links with a grant that reopens the whole root (the fence lets it replace them): nothing to refuse.
+    expect(() =>
+      render({ writable: [subtree('refuse/ws')], readOnly: [subtree('refuse/ws/.envrc')], writableGrants: [subtree('refuse/ws/.envrc')], sessionRoots: [path.join(root, 'refuse/ws')] }),
+    ).not.toThrow();
   });
 
   it('does not bind an exact entry on a directory (that would open its whole subtree)', () => {

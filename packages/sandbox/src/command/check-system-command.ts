@@ -4,12 +4,14 @@ import type { RuleMatch } from './rule-match.js';
 import type { ResolvedWord } from './shell-word-resolver.js';
 
 const formatPrograms = new Set(['mke2fs', 'mkswap', 'wipefs', 'blkdiscard']);
+const partitionEditors = new Set(['fdisk', 'sfdisk', 'cfdisk', 'parted', 'gdisk', 'sgdisk', 'cgdisk']);
 const powerPrograms = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
 const powerVerbs = new Set(['poweroff', 'reboot', 'halt', 'kexec', 'soft-reboot', 'rescue', 'emergency']);
 
 /** Device files that are safe to write: sinks, terminals and descriptors, not disks. */
 export function isHarmlessDevice(devicePath: string): boolean {
-  return /^\/dev\/(?:null|zero|full|random|urandom|tty\d*|stdout|stderr|stdin|ptmx|console|fd\/\d+|pts\/\d+|shm(?:\/.*)?)$/.test(
+  // `/dev/tcp/host/port` and `/dev/udp/…` are bash's own network redirections, not files.
+  return /^\/dev\/(?:null|zero|full|random|urandom|tty\d*|stdout|stderr|stdin|ptmx|console|fd\/\d+|pts\/\d+|shm(?:\/.*)?|(?:tcp|udp)\/.*)$/.test(
     devicePath.replace(/\/+/g, '/'),
   );
 }
@@ -29,6 +31,20 @@ export function checkSystemCommand(
   if (program.startsWith('mkfs') || formatPrograms.has(program)) {
     return [{ rule: 'format-filesystem', reason: `${program} erases a disk or partition. Never format devices from an agent; ask the user to do it.` }];
   }
+  if (partitionEditors.has(program) && !values.some((text) => text === '-l' || text === '--list' || text === 'print' || text === '-p' || text === '--print')) {
+    return [{ rule: 'format-filesystem', reason: `${program} rewrites a disk's partition table, which makes everything on it unreachable. Never partition disks from an agent; ask the user to do it.` }];
+  }
+  if ((program === 'cp' || program === 'install') && isDeviceTarget(copyDestination(values))) {
+    return [{ rule: 'device-write', reason: `${program} onto a device overwrites the raw device and destroys its contents. Copy to a regular file instead.` }];
+  }
+  if (program === 'tee' && values.some((text) => isDeviceTarget(text))) {
+    return [{ rule: 'device-write', reason: 'tee into a device overwrites the raw device and destroys its contents. Write to a regular file instead.' }];
+  }
+  if (program === 'crontab' && values.some((text) => text !== undefined && /^-[a-zA-Z]*r/.test(text))) {
+    return [{ rule: 'crontab-remove', reason: 'crontab -r deletes every scheduled job of the user at once, with no copy kept. Edit the one entry you mean with crontab -e, or ask the user.' }];
+  }
+  if (program === 'mv') return checkMove(argumentsAfterProgram, context);
+  if (program === 'rsync') return checkSynchronise(argumentsAfterProgram, context);
   if (program === 'dd' && values.some((text) => text?.startsWith('of=') && isDeviceTarget(text.slice(3)))) {
     return [{ rule: 'device-write', reason: 'dd of=/dev/… overwrites a raw device and destroys its contents. Write to a regular file instead.' }];
   }
@@ -122,4 +138,64 @@ function isWorldWritableMode(mode: string): boolean {
     const match = /^([ugoa]*)([+=])([rwxXst]*)$/.exec(clause);
     return match !== null && (match[1] === '' ? false : /[oa]/.test(match[1] ?? '')) && (match[3] ?? '').includes('w');
   });
+}
+
+/** The destination of `cp`/`install`: `-t DIR`, `--target-directory=DIR`, or the last operand. */
+function copyDestination(values: readonly (string | undefined)[]): string | undefined {
+  for (let index = 0; index < values.length; index++) {
+    const text = values[index];
+    if (text === '-t' || text === '--target-directory') return values[index + 1];
+    if (text?.startsWith('--target-directory=')) return text.slice('--target-directory='.length);
+  }
+  const operands = values.filter((text) => text === undefined || !text.startsWith('-'));
+  return operands.length >= 2 ? operands[operands.length - 1] : undefined;
+}
+
+/** `mv ~ …`, `mv /usr …`, `mv <workspace root> …`: the directory is gone from where everything expects it (§3.6). */
+function checkMove(argumentsAfterProgram: readonly ResolvedWord[], context: PathTargetContext): RuleMatch[] {
+  const operands: ResolvedWord[] = [];
+  let targetDirectoryGiven = false;
+  let optionsEnded = false;
+  for (let index = 0; index < argumentsAfterProgram.length; index++) {
+    const word = argumentsAfterProgram[index] as ResolvedWord;
+    const text = word.value;
+    if (!optionsEnded && text === '--') optionsEnded = true;
+    else if (!optionsEnded && (text === '-t' || text === '--target-directory' || text === '-S' || text === '--suffix')) {
+      if (text === '-t' || text === '--target-directory') targetDirectoryGiven = true;
+      index++;
+    } else if (!optionsEnded && text?.startsWith('--target-directory=')) targetDirectoryGiven = true;
+    else if (!optionsEnded && text !== undefined && text.startsWith('-') && text !== '-') continue;
+    else operands.push(word);
+  }
+  const sources = targetDirectoryGiven ? operands : operands.slice(0, -1);
+  const matches: RuleMatch[] = [];
+  for (const source of sources) {
+    // A glob that moves everything (`mv * sub/`) is ordinary reorganising; a named directory is not.
+    if (/[\u0000\u0001\u0004]/.test(source.pattern)) continue;
+    const judgement = judgePathTarget(source.pattern, context);
+    if (judgement.kind === 'critical') {
+      matches.push({ rule: 'move-critical', reason: `mv would move ${judgement.description} away; everything that expects it there (your shell, tools, the sandbox's own paths) breaks. Move only the specific files you mean.` });
+    }
+  }
+  return matches;
+}
+
+/** `rsync --delete SRC DEST` deletes whatever in DEST is not in SRC: like `rm -r` of DEST when SRC is empty. */
+function checkSynchronise(argumentsAfterProgram: readonly ResolvedWord[], context: PathTargetContext): RuleMatch[] {
+  const values = argumentsAfterProgram.map((word) => word.value);
+  if (!values.some((text) => text !== undefined && /^--(?:delete|del$|remove-source-files)/.test(text))) return [];
+  const withArgument = new Set(['-e', '--rsh', '--exclude', '--include', '--filter', '-f', '--files-from', '--exclude-from', '--include-from', '--backup-dir', '--suffix', '--chmod', '--rsync-path', '-T', '--temp-dir', '--compare-dest', '--copy-dest', '--link-dest', '--log-file', '--password-file', '--port', '--timeout', '--max-size', '--min-size', '-B', '--block-size']);
+  const operands: ResolvedWord[] = [];
+  for (let index = 0; index < argumentsAfterProgram.length; index++) {
+    const word = argumentsAfterProgram[index] as ResolvedWord;
+    const text = word.value;
+    if (text !== undefined && withArgument.has(text)) index++;
+    else if (text === undefined || !text.startsWith('-')) operands.push(word);
+  }
+  const destination = operands[operands.length - 1];
+  // A remote destination (`host:path`) is someone else's machine; judged only when local.
+  if (operands.length < 2 || destination === undefined || /^[^/]*:/.test(destination.value ?? '')) return [];
+  const judgement = judgePathTarget(destination.pattern.replace(/\/+$/, '') || '/', context);
+  if (judgement.kind !== 'critical') return [];
+  return [{ rule: 'recursive-delete', reason: `rsync --delete would delete everything in ${judgement.description} that the source does not have (all of it, for an empty source). Synchronise into a specific subdirectory instead.` }];
 }

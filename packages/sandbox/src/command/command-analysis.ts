@@ -3,23 +3,39 @@
  * system-wide harm, so core and the user see the kind of risk, not a regex that happened to match.
  */
 export type DangerousCommandRule =
-  /** `rm -r`, `find -delete` of `/`, a top-level directory, home, a workspace root or an ancestor of one, or `rm --no-preserve-root`. */
+  /**
+   * `rm -r`, `find -delete`, `rsync --delete` of `/`, a top-level or system directory, home or a personal
+   * folder in it, a workspace root or an ancestor of one (also after `cd`), or `rm --no-preserve-root`.
+   */
   | 'recursive-delete'
   /** A recursive delete whose target is entirely dynamic (`rm -rf "$X"/`): it may be `/` when the variable is empty. */
   | 'recursive-delete-unknown-target'
   /** `git push --force`, `-f`, `--force-with-lease`, or a `+refspec`: rewrites shared history. */
   | 'git-force-push'
+  /** `git push --delete`, `git push origin :branch`, `--prune`, `--mirror`: deletes refs on the remote. */
+  | 'git-remote-delete'
   /** `git reset --hard`: discards uncommitted work. */
   | 'git-hard-reset'
+  /**
+   * Local git commands that throw work away or the history that could bring it back: `checkout -- .`,
+   * `restore .`, `branch -D`, `stash clear`, `filter-branch`, `reflog expire --expire=now`, `gc --prune=now`.
+   */
+  | 'git-discard-work'
   /** `git clean -f` with `-d`, `-x` or `-X`: deletes untracked directories or ignored files. */
   | 'git-clean'
-  /** A download piped or substituted into an interpreter (`curl … | sh`, `bash <(curl …)`). */
+  /** A download piped or substituted into an interpreter (`curl … | sh`, `bash <(curl …)`), or saved and then run (`curl -o i.sh … && bash i.sh`). */
   | 'remote-script'
-  /** `mkfs*`, `mke2fs`, `mkswap`, `wipefs`: formats a device. */
+  /** `mkfs*`, `mke2fs`, `mkswap`, `wipefs`, and partition editors (`fdisk`, `sfdisk`, `parted`…): erases a device. */
   | 'format-filesystem'
-  /** `dd of=/dev/…` or a redirection into a device that is not a harmless sink like `/dev/null`. */
+  /** `dd of=/dev/…`, `cp`/`tee` onto a device, or a redirection into a device that is not a harmless sink like `/dev/null`. */
   | 'device-write'
-  /** A function that calls itself in a pipe or in the background (`:(){ :|:& };:`). */
+  /** `mv` of `/`, a system directory, home, a personal folder in it or a workspace root. */
+  | 'move-critical'
+  /** `crontab -r`: deletes every scheduled job of the user. */
+  | 'crontab-remove'
+  /** `docker system prune -af --volumes`, `terraform destroy -auto-approve`, `kubectl delete ns`, `aws s3 rm --recursive`… */
+  | 'infrastructure-wipe'
+  /** A function that calls itself in a pipe or in the background (`:(){ :|:& };:`), or an endless loop that starts background jobs. */
   | 'fork-bomb'
   /** `chmod -R` to a world-writable mode, or `chmod -R` / `chown -R` / `chgrp -R` of `/`, home or another critical directory. */
   | 'recursive-permission-change'

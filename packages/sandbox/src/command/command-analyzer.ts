@@ -1,6 +1,8 @@
+import * as path from 'node:path';
 import type { CommandAnalysisContext, CommandFinding } from './command-analysis.js';
 import { checkFind, checkRemove, findExecutedCommands } from './check-recursive-delete.js';
 import { checkGitCommand } from './check-git-command.js';
+import { checkInfrastructureCommand } from './check-infrastructure-command.js';
 import { checkSystemCommand, isDeviceTarget } from './check-system-command.js';
 import { describeInterpreterInvocation } from './interpreter-invocation.js';
 import type { PathTargetContext } from './judge-path-target.js';
@@ -8,6 +10,7 @@ import { parseShellScript, shellNodeText, shellNodeType, walkShellNodes } from '
 import type { RuleMatch } from './rule-match.js';
 import type {
   ShellBinaryCmd,
+  ShellCStyleLoop,
   ShellCallExpr,
   ShellDeclClause,
   ShellForClause,
@@ -15,11 +18,12 @@ import type {
   ShellLit,
   ShellNode,
   ShellStmt,
+  ShellWhileClause,
   ShellWordIter,
 } from './shell-syntax-tree.js';
 import type { ResolvedWord, ShellSubstitution } from './shell-word-resolver.js';
 import { ShellWordResolver } from './shell-word-resolver.js';
-import { privilegeWrappers, programName, unwrapCommand } from './unwrap-command.js';
+import { programName, unwrapCommand } from './unwrap-command.js';
 
 // `bash -c "eval 'sh -c …'"` nests; beyond this depth the command is reported, not analysed.
 const maximumNestingDepth = 8;
@@ -41,10 +45,52 @@ interface ScriptState {
   readonly coveredPipelines: Set<string>;
 }
 
+// Nodes whose commands run in a subshell: a `cd` inside does not move the commands after them.
+const subshellNodes = new Set(['Subshell', 'CmdSubst', 'ProcSubst']);
+
+/** Where a download program saves what it fetches: `-o FILE`, `-O` (the URL's name), `wget URL`. */
+function downloadedFiles(program: string, words: readonly ResolvedWord[]): string[] {
+  const values = words.map((word) => word.value);
+  const files: string[] = [];
+  const urls = values.filter((text): text is string => text !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(text));
+  const urlName = (url: string | undefined): string | undefined => {
+    const name = url?.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop();
+    return name === undefined || name === '' || name.includes(':') ? undefined : name;
+  };
+  for (let index = 0; index < values.length; index++) {
+    const text = values[index];
+    if (text === undefined) continue;
+    const next = values[index + 1];
+    if (program === 'curl') {
+      if ((text === '--output' || /^-[a-zA-Z]*o$/.test(text)) && next !== undefined) files.push(next);
+      else if (text.startsWith('--output=')) files.push(text.slice('--output='.length));
+      else if (/^-[a-zA-Z]*o.+/.test(text)) files.push(text.slice(text.indexOf('o') + 1));
+      else if (text === '-O' || text === '--remote-name' || (/^-[a-zA-Z]*O$/.test(text) && !text.startsWith('--'))) {
+        const name = urlName(urls[0]);
+        if (name !== undefined) files.push(name);
+      }
+    } else if (program === 'wget') {
+      if ((text === '-O' || text === '--output-document') && next !== undefined && next !== '-') files.push(next);
+      else if (text.startsWith('--output-document=')) files.push(text.slice('--output-document='.length));
+    }
+  }
+  if (program === 'wget' && files.length === 0 && !values.some((text) => text === '-O' || text === '-qO-' || text === '-O-' || text?.startsWith('--output-document'))) {
+    for (const url of urls) {
+      const name = urlName(url);
+      if (name !== undefined) files.push(name);
+    }
+  }
+  return files;
+}
+
 /** Walks every command a script would run, including nested shells, and collects findings (§3.6). */
 export class CommandAnalyzer {
   readonly #findings = new Map<string, CommandFinding>();
   readonly #pathContext: PathTargetContext;
+  /** `git config alias.x …` earlier in the command line, for `git x` after it. */
+  readonly #gitAliases = new Map<string, string>();
+  /** Files a download program wrote earlier in the command line (`curl -o i.sh`), as path patterns. */
+  readonly #downloads = new Set<string>();
 
   constructor(context: CommandAnalysisContext) {
     this.#pathContext = {
@@ -75,10 +121,25 @@ export class CommandAnalyzer {
       return;
     }
     const state: ScriptState = { source: parsed.source, resolver, depth, coveredPipelines: new Set() };
+    // A `cd` in a subshell, a substitution or a pipeline stage ends with it (source order, §3.6).
+    const scopes: Array<{ readonly end: number; readonly directory: string }> = [];
     walkShellNodes(parsed.file, (node) => {
+      const start = node.Pos().Offset();
+      while (scopes.length > 0 && start >= (scopes[scopes.length - 1] as { end: number }).end) {
+        resolver.restoreDirectory((scopes.pop() as { directory: string }).directory);
+      }
+      const type = shellNodeType(node);
+      if (subshellNodes.has(type) || (type === 'BinaryCmd' && pipeOperators.has((node as ShellBinaryCmd).Op))) {
+        scopes.push({ end: node.End().Offset(), directory: resolver.directory });
+      }
       this.#visit(node, state);
       return true;
     });
+  }
+
+  /** What relative paths mean at this point of the script (`cd` followed). */
+  #contextOf(state: ScriptState): PathTargetContext {
+    return { ...this.#pathContext, workingDirectory: state.resolver.directory };
   }
 
   #visit(node: ShellNode, state: ScriptState): void {
@@ -105,6 +166,9 @@ export class CommandAnalyzer {
       case 'FuncDecl':
         this.#visitFunction(node as ShellFuncDecl, state);
         break;
+      case 'WhileClause':
+        this.#visitLoop(node as ShellWhileClause, state);
+        break;
     }
   }
 
@@ -123,6 +187,10 @@ export class CommandAnalyzer {
 
   /** `for d in / ~; do rm -rf "$d"; done` checks each listed value. */
   #visitFor(clause: ShellForClause, state: ScriptState): void {
+    if (shellNodeType(clause.Loop) === 'CStyleLoop' && (clause.Loop as ShellCStyleLoop).Cond === null) {
+      this.#checkEndlessLoop(clause, clause.Do, state); // for ((;;))
+      return;
+    }
     if (shellNodeType(clause.Loop) !== 'WordIter') return;
     const iteration = clause.Loop as ShellWordIter;
     const fields = iteration.Items.flatMap((word) => state.resolver.resolveArgument(word));
@@ -133,35 +201,50 @@ export class CommandAnalyzer {
 
   #analyzeWords(words: readonly ResolvedWord[], text: string, state: ScriptState): void {
     const unwrapped = unwrapCommand(words);
-    for (const wrapper of unwrapped.wrappers) {
-      if (privilegeWrappers.has(wrapper)) {
-        this.#add(text, {
-          rule: 'privilege-escalation',
-          reason: `${wrapper} runs the command as another user (usually root), outside the sandbox's permissions for this session. Run it without ${wrapper}, or ask the user to run it themselves.`,
-        });
-      }
+    for (const wrapper of unwrapped.privileged) {
+      this.#add(text, {
+        rule: 'privilege-escalation',
+        reason: `${wrapper} runs the command as another user (usually root), outside the sandbox's permissions for this session. Run it without ${wrapper}, or ask the user to run it themselves.`,
+      });
     }
     const [programWord, ...rest] = unwrapped.words;
     if (programWord === undefined) return;
     const program = programName(programWord);
+    const context = this.#contextOf(state);
     if (program === undefined) {
       // The program is only known at run time (`$CMD -rf /`): judge the arguments as if it were rm.
-      for (const match of checkRemove(rest, this.#pathContext)) {
+      for (const match of checkRemove(rest, context)) {
         this.#add(text, { rule: match.rule, reason: `The program name is only known at run time; if it is rm: ${match.reason}` });
       }
       return;
     }
+    if (this.#isDownloaded(programWord, state)) this.#add(text, remoteScript(program));
     const matches: RuleMatch[] = [];
     switch (program) {
       case 'rm':
-        matches.push(...checkRemove(rest, this.#pathContext));
+        matches.push(...checkRemove(rest, context));
         break;
       case 'find':
-        matches.push(...checkFind(rest, this.#pathContext, (command) => programName(unwrapCommand(command).words[0])));
+        matches.push(...checkFind(rest, context, (command) => programName(unwrapCommand(command).words[0])));
         for (const command of findExecutedCommands(rest)) this.#analyzeWords(command, text, state);
         break;
-      case 'git':
-        matches.push(...checkGitCommand(rest));
+      case 'cd':
+      case 'pushd':
+        state.resolver.changeDirectory(rest.find((word) => word.value === undefined || !word.value.startsWith('-') || word.value === '-'));
+        break;
+      case 'popd':
+        state.resolver.changeDirectory({ value: '-', pattern: '-', script: '-', substitutions: [] });
+        break;
+      case 'git': {
+        const check = checkGitCommand(rest, this.#gitAliases);
+        matches.push(...check.matches);
+        if (check.definedAlias !== undefined) this.#gitAliases.set(check.definedAlias.name, check.definedAlias.value);
+        if (check.aliasScript !== undefined) this.analyzeScript(check.aliasScript, state.resolver.child(), state.depth + 1);
+        break;
+      }
+      case 'curl':
+      case 'wget':
+        for (const file of downloadedFiles(program, rest)) this.#downloads.add(this.#pathKey(file, state));
         break;
       case 'trap':
         if (rest[0] !== undefined && !rest[0].value?.startsWith('-')) this.#analyzeNested(rest[0], state);
@@ -173,11 +256,12 @@ export class CommandAnalyzer {
         }
         break;
       default:
-        matches.push(...checkSystemCommand(program, rest, this.#pathContext));
+        matches.push(...checkSystemCommand(program, rest, context), ...checkInfrastructureCommand(program, rest));
     }
     const interpreter = describeInterpreterInvocation(program, rest);
     if (interpreter !== undefined) {
-      if (interpreter.codeWord !== undefined && this.#fetchesRemoteCode(interpreter.codeWord.substitutions, state)) {
+      const { codeWord } = interpreter;
+      if (codeWord !== undefined && (this.#fetchesRemoteCode(codeWord.substitutions, state) || (interpreter.commandString === undefined && this.#isDownloaded(codeWord, state)))) {
         matches.push(remoteScript(program));
       }
       if (interpreter.commandString !== undefined) this.#analyzeNested(interpreter.commandString, state);
@@ -205,6 +289,10 @@ export class CommandAnalyzer {
       const isWrite =
         writeRedirections.has(redirect.Op) ||
         (redirect.Op === duplicateOutput && targets.some((target) => !/^(?:\d+|-)$/.test(target.value ?? '')));
+      // `curl URL > i.sh`: the download's output is saved in that file.
+      if (isWrite && program !== undefined && downloadPrograms.has(program)) {
+        for (const target of targets) if (target.value !== undefined) this.#downloads.add(this.#pathKey(target.value, state));
+      }
       if (isWrite && targets.some((target) => isDeviceTarget(target.value))) {
         this.#add(shellNodeText(statement, state.source), {
           rule: 'device-write',
@@ -290,6 +378,46 @@ export class CommandAnalyzer {
     }
   }
 
+  /**
+   * `while true; do sh -c '…' & done`: an endless loop that starts a background job on every turn
+   * multiplies processes just like a fork bomb (nothing waits for them).
+   */
+  #visitLoop(loop: ShellWhileClause, state: ScriptState): void {
+    if (!loop.Until && isAlwaysTrue(loop.Cond, state)) this.#checkEndlessLoop(loop, loop.Do, state);
+  }
+
+  #checkEndlessLoop(loop: ShellNode, body: readonly ShellStmt[], state: ScriptState): void {
+    let background = false;
+    let waits = false;
+    for (const statement of body) {
+      walkShellNodes(statement, (node) => {
+        const type = shellNodeType(node);
+        if (type === 'Stmt' && (node as ShellStmt).Background) background = true;
+        if (type === 'CallExpr') {
+          const first = (node as ShellCallExpr).Args[0];
+          if (first !== undefined && state.resolver.resolveArgument(first)[0]?.value === 'wait') waits = true;
+        }
+        return true;
+      });
+    }
+    if (background && !waits) {
+      this.#add(shellNodeText(loop, state.source), {
+        rule: 'fork-bomb',
+        reason: 'This endless loop starts a new background process on every turn and never waits for them, which multiplies processes until the machine stops responding. Do not run it.',
+      });
+    }
+  }
+
+  /** The same path key for `curl -o i.sh` and a later `bash ./i.sh` (relative to where the script is). */
+  #pathKey(file: string, state: ScriptState): string {
+    const joined = file.startsWith('/') ? file : `${state.resolver.directory}/${file}`;
+    return joined.startsWith('/') ? path.posix.normalize(joined) : joined.replace(/\/(?:\.\/)+/g, '/');
+  }
+
+  #isDownloaded(word: ResolvedWord, state: ScriptState): boolean {
+    return word.value !== undefined && this.#downloads.size > 0 && this.#downloads.has(this.#pathKey(word.value, state));
+  }
+
   #fetchesRemoteCode(substitutions: readonly ShellSubstitution[], state: ScriptState): boolean {
     return substitutions.some((substitution) =>
       substitution.statements.some((statement) => {
@@ -337,6 +465,18 @@ function printedText(program: string, words: readonly ResolvedWord[]): string | 
     return format.replace(/%s/g, () => rest[next++] ?? '').replace(/\\n/g, '\n');
   }
   return undefined;
+}
+
+/** `true`, `:`, `[ 1 ]`, `((1))`: a loop condition that never ends the loop. */
+function isAlwaysTrue(condition: readonly ShellStmt[], state: ScriptState): boolean {
+  if (condition.length !== 1) return false;
+  const command = condition[0]?.Cmd ?? null;
+  if (command === null) return false;
+  const type = shellNodeType(command);
+  if (type === 'ArithmCmd') return /^\(\(\s*[1-9]\d*\s*\)\)$/.test(shellNodeText(command, state.source));
+  if (type !== 'CallExpr') return false;
+  const values = (command as ShellCallExpr).Args.flatMap((word) => state.resolver.resolveArgument(word)).map((word) => word.value);
+  return (values.length === 1 && (values[0] === 'true' || values[0] === ':')) || (values[0] === '[' && values.length === 3 && values[2] === ']' && values[1] !== '');
 }
 
 function callsFunction(node: ShellNode, name: string): boolean {

@@ -86,6 +86,33 @@ describe.skipIf(process.platform !== 'linux')('denial detection against real bub
     expect(detectSandboxDenial({ ...outcome, isPathDenied: (candidate) => candidate.startsWith(directory) })?.paths).toHaveLength(1);
   }, 30_000);
 
+  it('acc_10e renaming over a protected mount point (EBUSY) is a denial only for a path the policy denies', async () => {
+    const repository = path.join(directory, 'busy-repo');
+    await mkdir(repository);
+    expect((await run('git', ['init', '-q', repository])).exitCode).toBe(0);
+    const config = path.join(repository, '.git', 'config');
+    // What bubblewrap does to a protected .git/config: bind it read-only onto itself.
+    const outcome = await sandboxed(`cd ${repository} && git config core.hooksPath /tmp/hooks`, ['--bind', repository, repository, '--ro-bind', config, config]);
+    expect(outcome.output).toBe('error: could not write config file .git/config: Device or resource busy\n');
+    const policyDenies = (candidate: string): boolean => path.resolve(repository, candidate) === config;
+    const denial = detectSandboxDenial({ ...outcome, isPathDenied: policyDenies });
+    expect(denial).toEqual({ lines: ['error: could not write config file .git/config: Device or resource busy'], paths: [{ path: '.git/config', access: 'write' }] });
+    // Without the policy, or for a path it allows, EBUSY is an everyday error.
+    expect(detectSandboxDenial(outcome)).toBeUndefined();
+    expect(detectSandboxDenial({ ...outcome, isPathDenied: () => false })).toBeUndefined();
+    for (const output of [
+      "Error: EBUSY: resource busy or locked, rename '/ws/.git/config.lock' -> '/ws/.git/config'",
+      "OSError: [Errno 16] Device or resource busy: '/ws/.git/config'",
+      'rename /ws/.git/config.tmp /ws/.git/config: device or resource busy',
+      "mv: cannot move '/ws/.git' to '/ws/.git-old': Device or resource busy",
+    ]) {
+      const found = detectSandboxDenial({ exitCode: 1, output, isPathDenied: (candidate) => candidate.startsWith('/ws/.git') });
+      expect(found?.paths.some((denied) => denied.path.startsWith('/ws/.git') && denied.access === 'write'), output).toBe(true);
+      expect(detectSandboxDenial({ exitCode: 1, output }), output).toBeUndefined();
+    }
+    expect(detectSandboxDenial({ exitCode: 1, output: 'umount: /mnt: target is busy\nDevice or resource busy (os error 16)\n', isPathDenied: () => true })).toBeUndefined();
+  }, 30_000);
+
   it('acc_10e a runner failure is unavailable not denied', async () => {
     const failures = [
       await run(bwrap, ['--bogus-flag', 'true']),
@@ -189,5 +216,28 @@ describe('formatDenialMarker', () => {
     expect(marker).toContain('(+2 more)');
     expect(marker).toContain('{"paths":[{"path":"<the denied path>","access":"write","scope":"exact"}]}');
     expect(marker.split('\n')).toHaveLength(1);
+  });
+
+  it('names paths no grant can open as protected, and asks only for the others', () => {
+    const denial = {
+      lines: ['bash: line 1: /home/u/.openwork/spill/s/c.txt: Read-only file system', "touch: cannot touch '/home/u/.bashrc': Read-only file system"],
+      paths: [
+        { path: '/home/u/.openwork/spill/s/c.txt', access: 'write' as const },
+        { path: '/home/u/.bashrc', access: 'write' as const },
+      ],
+    };
+    const canBeGranted = (candidate: string): boolean => !candidate.startsWith('/home/u/.openwork/');
+    expect(formatDenialMarker(denial, { canBeGranted })).toBe(
+      '[sandbox denied: bash: line 1: /home/u/.openwork/spill/s/c.txt: Read-only file system | ' +
+        "touch: cannot touch '/home/u/.bashrc': Read-only file system. /home/u/.openwork/spill/s/c.txt is protected and cannot be changed by tools. " +
+        'To get access to the other paths, call bash again with sandboxPermissions {"paths":[{"path":"/home/u/.bashrc","access":"write","scope":"exact"}]} ' +
+        'and a one-line justification; the user will be asked.]',
+    );
+    // Only protected paths: no retry hint at all, since no grant can help.
+    const onlyProtected = formatDenialMarker({ lines: denial.lines.slice(0, 1), paths: denial.paths.slice(0, 1) }, { canBeGranted });
+    expect(onlyProtected).toBe(
+      '[sandbox denied: bash: line 1: /home/u/.openwork/spill/s/c.txt: Read-only file system. /home/u/.openwork/spill/s/c.txt is protected and cannot be changed by tools.]',
+    );
+    expect(onlyProtected).not.toContain('sandboxPermissions');
   });
 });

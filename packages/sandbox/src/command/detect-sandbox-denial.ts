@@ -23,13 +23,15 @@ export interface SandboxDenialQuery extends SandboxedCommandOutcome {
    * Whether the sandbox policy denies this access. When given, `Permission denied` and
    * `Operation not permitted` lines count only for paths the policy denies (ordinary Unix
    * permission errors are then not called sandbox denials); lines naming no path count only
-   * when they say `Read-only file system`.
+   * when they say `Read-only file system`. `Device or resource busy` counts only with this
+   * function, and only for denied paths: bubblewrap protects a name with a mount point, and
+   * renaming over one (`git config` writing `config.lock` over `.git/config`) fails with EBUSY.
    */
   readonly isPathDenied?: (path: string, access: PathAccess) => boolean;
 }
 
 const maximumEntries = 16;
-const kernelMessage = 'Operation not permitted|Read-only file system|Permission denied';
+const kernelMessage = 'Operation not permitted|Read-only file system|Permission denied|Device or resource busy';
 const readingPrograms = new Set([
   'cat', 'head', 'tail', 'less', 'more', 'grep', 'egrep', 'fgrep', 'rg', 'wc', 'sort', 'uniq', 'diff', 'cmp',
   'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'base64', 'xxd', 'od', 'strings', 'file', 'ls', 'stat', 'du', 'find', 'source', '.',
@@ -40,38 +42,49 @@ const readWords = /cannot open directory|cannot access|cannot read|for reading|o
 interface LineShape {
   readonly expression: RegExp;
   /** Paths and whether the line says read-only file system. */
-  readonly read: (match: RegExpExecArray) => { paths: string[]; program?: string; readOnly: boolean; pathless?: boolean };
+  readonly read: (match: RegExpExecArray) => { paths: string[]; program?: string; readOnly: boolean; pathless?: boolean; busy?: boolean };
 }
 
 // The shapes real tools print for EPERM / EACCES / EROFS (§3.5): never the bare words alone.
 const lineShapes: readonly LineShape[] = [
   {
     // Node.js: Error: EROFS: read-only file system, open '/ws/x'  (rename 'a' -> 'b')
-    expression: /\b(EACCES|EPERM|EROFS): (?:permission denied|operation not permitted|read-only file system), (\w+) '([^']*)'(?: -> '([^']*)')?/,
+    expression: /\b(EACCES|EPERM|EROFS|EBUSY): (?:permission denied|operation not permitted|read-only file system|resource busy or locked), (\w+) '([^']*)'(?: -> '([^']*)')?/,
     read: (match) => ({
       paths: [match[3], match[4]].filter((path): path is string => path !== undefined && path !== ''),
       program: match[2],
       readOnly: match[1] === 'EROFS',
+      busy: match[1] === 'EBUSY',
     }),
   },
   {
     // Python: OSError: [Errno 30] Read-only file system: '/ws/x'
-    expression: new RegExp(`\\[Errno (?:1|13|30)\\] (${kernelMessage}): (?:'((?:[^'\\\\]|\\\\.)*)'|"((?:[^"\\\\]|\\\\.)*)")`),
-    read: (match) => ({ paths: [match[2] ?? match[3] ?? ''].filter((path) => path !== ''), readOnly: match[1] === 'Read-only file system' }),
+    expression: new RegExp(`\\[Errno (?:1|13|16|30)\\] (${kernelMessage}): (?:'((?:[^'\\\\]|\\\\.)*)'|"((?:[^"\\\\]|\\\\.)*)")`),
+    read: (match) => ({
+      paths: [match[2] ?? match[3] ?? ''].filter((path) => path !== ''),
+      readOnly: match[1] === 'Read-only file system',
+      busy: match[1] === 'Device or resource busy',
+    }),
   },
   {
     // Java: java.io.FileNotFoundException: /ws/x (Read-only file system)
     expression: new RegExp(`(/\\S*) \\((${kernelMessage})\\)$`),
-    read: (match) => ({ paths: [match[1] ?? ''], readOnly: match[2] === 'Read-only file system' }),
+    read: (match) => ({ paths: [match[1] ?? ''], readOnly: match[2] === 'Read-only file system', busy: match[2] === 'Device or resource busy' }),
   },
   {
     // Go: open /ws/x: read-only file system
-    expression: /\b(open|openat|mkdir|mkdirat|remove|unlinkat|rename|renameat|symlink|link|chmod|chown|lstat|stat|create|write|truncate|chtimes|utimes) (\S+): (operation not permitted|read-only file system|permission denied)$/,
-    read: (match) => ({ paths: [match[2] ?? ''], program: match[1], readOnly: match[3] === 'read-only file system' }),
+    // (a rename or link names both paths: rename /ws/a /ws/.git/config: device or resource busy)
+    expression: /\b(open|openat|mkdir|mkdirat|remove|unlinkat|rename|renameat|symlink|link|chmod|chown|lstat|stat|create|write|truncate|chtimes|utimes) (\S+)(?: (\S+))?: (operation not permitted|read-only file system|permission denied|device or resource busy)$/,
+    read: (match) => ({
+      paths: [match[2], match[3]].filter((path): path is string => path !== undefined && path !== ''),
+      program: match[1],
+      readOnly: match[4] === 'read-only file system',
+      busy: match[4] === 'device or resource busy',
+    }),
   },
   {
     // Rust: Read-only file system (os error 30) — names no path.
-    expression: new RegExp(`(${kernelMessage}) \\(os error (?:1|13|30)\\)`),
+    expression: new RegExp(`(${kernelMessage}) \\(os error (?:1|13|16|30)\\)`),
     read: (match) => ({ paths: [], readOnly: match[1] === 'Read-only file system', pathless: true }),
   },
   {
@@ -82,6 +95,7 @@ const lineShapes: readonly LineShape[] = [
       paths: pathsInText(match[2] ?? ''),
       program: (match[1] ?? '').replace(/\[\d+\]$/, '').replace(/^.*\//, ''),
       readOnly: match[3] === 'Read-only file system',
+      busy: match[3] === 'Device or resource busy',
     }),
   },
 ];
@@ -101,11 +115,13 @@ export function detectSandboxDenial(query: SandboxDenialQuery): SandboxDenial | 
     if (line === '' || line.length > 4096) continue;
     const entry = readLine(line);
     if (entry === undefined) continue;
+    // EBUSY is everyday (a busy mount, a locked file): a denial only on a path the policy denies.
+    if (entry.busy && query.isPathDenied === undefined) continue;
     const access = entry.access;
     const denied = query.isPathDenied === undefined
       ? entry.paths
       : entry.paths.filter((path) => query.isPathDenied?.(path, access) === true);
-    const counts = denied.length > 0 || (entry.paths.length === 0 && (query.isPathDenied === undefined || entry.readOnly));
+    const counts = denied.length > 0 || (!entry.busy && entry.paths.length === 0 && (query.isPathDenied === undefined || entry.readOnly));
     if (!counts) continue;
     if (lines.length < maximumEntries && !lines.includes(line)) lines.push(line);
     for (const path of denied) {
@@ -117,7 +133,7 @@ export function detectSandboxDenial(query: SandboxDenialQuery): SandboxDenial | 
   return lines.length === 0 ? undefined : { lines, paths };
 }
 
-function readLine(line: string): { paths: string[]; access: PathAccess; readOnly: boolean } | undefined {
+function readLine(line: string): { paths: string[]; access: PathAccess; readOnly: boolean; busy: boolean } | undefined {
   for (const shape of lineShapes) {
     const match = shape.expression.exec(line);
     if (match === null) continue;
@@ -125,7 +141,8 @@ function readLine(line: string): { paths: string[]; access: PathAccess; readOnly
     const paths = read.paths.map((path) => path.trim()).filter((path) => path !== '');
     // Without a path, only EROFS (or a runtime's errno form) is specific enough to trust.
     if (paths.length === 0 && !read.readOnly && read.pathless !== true) continue;
-    return { paths, access: inferAccess(line, read.program, read.readOnly), readOnly: read.readOnly };
+    const busy = read.busy === true;
+    return { paths, access: busy ? 'write' : inferAccess(line, read.program, read.readOnly), readOnly: read.readOnly, busy };
   }
   return undefined;
 }

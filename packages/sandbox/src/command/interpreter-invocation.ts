@@ -51,6 +51,8 @@ export function describeInterpreterInvocation(
 ): InterpreterInvocation | undefined {
   if (shells.has(program) || foreignShells.has(program)) {
     const invocation = describeShellInvocation(argumentsAfterProgram);
+    // `sh -n` / `-o noexec` reads commands without running them (a syntax check).
+    if (invocation === undefined) return undefined;
     return shells.has(program) ? invocation : { ...invocation, language: 'other', commandString: undefined };
   }
   if (program === 'eval') {
@@ -69,7 +71,7 @@ export function describeInterpreterInvocation(
   return syntax === undefined ? undefined : describeForeignInvocation(syntax, argumentsAfterProgram);
 }
 
-function describeShellInvocation(words: readonly ResolvedWord[]): InterpreterInvocation {
+function describeShellInvocation(words: readonly ResolvedWord[]): InterpreterInvocation | undefined {
   let index = 0;
   let commandFlag = false;
   let standardInputFlag = false;
@@ -86,6 +88,8 @@ function describeShellInvocation(words: readonly ResolvedWord[]): InterpreterInv
     }
     if (/^[-+][A-Za-z]+$/.test(text)) {
       const letters = text.slice(1);
+      if (text.startsWith('-') && letters.includes('n')) return undefined;
+      if (text.startsWith('-') && /o/.test(letters) && words[index + 1]?.value === 'noexec') return undefined;
       if (text.startsWith('-') && letters.includes('c')) commandFlag = true;
       if (letters.includes('s')) standardInputFlag = true;
       index += /[oO]/.test(letters) ? 2 : 1;

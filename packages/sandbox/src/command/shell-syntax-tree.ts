@@ -111,6 +111,11 @@ export interface ShellWordIter extends ShellNode {
 
 export interface ShellForClause extends ShellNode {
   readonly Loop: ShellNode;
+  readonly Do: readonly ShellStmt[];
+}
+
+export interface ShellCStyleLoop extends ShellNode {
+  readonly Cond: ShellNode | null;
 }
 
 export interface ShellFile extends ShellNode {
@@ -128,4 +133,10 @@ export interface ShellSyntax {
   NodeType(node: ShellNode): string;
   /** Visits every node depth-first in source order; returning false skips the children. */
   Walk(node: ShellNode, visit: (node: ShellNode | null) => boolean): void;
+}
+
+export interface ShellWhileClause extends ShellNode {
+  readonly Until: boolean;
+  readonly Cond: readonly ShellStmt[];
+  readonly Do: readonly ShellStmt[];
 }

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { PathPatternMarker } from './path-pattern-marker.js';
 import { shellNodeType } from './parse-shell-script.js';
 import type {
@@ -53,7 +54,11 @@ const maximumSubstitutionDepth = 4;
 export class ShellWordResolver {
   readonly #variables: Map<string, readonly string[] | null>;
   readonly #homeDirectory: string | undefined;
-  readonly #workingDirectory: string | undefined;
+  /**
+   * Where the script is at this point, as a path pattern: absolute when known, else starting with
+   * a `PathPatternMarker` (`workingDirectory` where bash started, `home`, `unknown` after `cd "$X"`).
+   */
+  #directory: string;
 
   constructor(options: {
     homeDirectory: string | undefined;
@@ -61,7 +66,7 @@ export class ShellWordResolver {
     variables?: ReadonlyMap<string, readonly string[] | null>;
   }) {
     this.#homeDirectory = options.homeDirectory;
-    this.#workingDirectory = options.workingDirectory;
+    this.#directory = options.workingDirectory ?? PathPatternMarker.workingDirectory;
     this.#variables = new Map(options.variables ?? []);
   }
 
@@ -69,9 +74,37 @@ export class ShellWordResolver {
   child(): ShellWordResolver {
     return new ShellWordResolver({
       homeDirectory: this.#homeDirectory,
-      workingDirectory: this.#workingDirectory,
+      workingDirectory: this.#directory,
       variables: this.#variables,
     });
+  }
+
+  /** The directory the script is in at this point (see `#directory`), for judging relative paths. */
+  get directory(): string {
+    return this.#directory;
+  }
+
+  /**
+   * Follows `cd` (§3.6: `cd .. && rm -rf project` deletes the workspace root, `cd sub && rm -rf .`
+   * does not): no argument is home, `-` and anything dynamic make the directory unknown.
+   */
+  changeDirectory(target: ResolvedWord | undefined): void {
+    if (target === undefined) {
+      this.#directory = this.#homeDirectory ?? PathPatternMarker.home;
+      return;
+    }
+    const pattern = target.pattern;
+    if (target.value === '-' || pattern === '' || /[\u0000\u0001\u0004]/.test(pattern)) {
+      this.#directory = PathPatternMarker.unknown;
+      return;
+    }
+    const joined = pattern.startsWith('/') || pattern.startsWith(PathPatternMarker.home) ? pattern : `${this.#directory}/${pattern}`;
+    this.#directory = joined.startsWith('/') ? path.posix.normalize(joined).replace(/(?<=.)\/$/, '') : joined;
+  }
+
+  /** Back to a directory returned by `directory` (the end of a subshell that ran `cd`). */
+  restoreDirectory(directory: string): void {
+    this.#directory = directory;
   }
 
   /** Records `NAME=value`; `values` null means the value is only known at run time. */
@@ -178,7 +211,10 @@ export class ShellWordResolver {
       return pieces;
     }
     if (name === 'HOME') return [{ kind: 'home' }];
-    if (name === 'PWD') return [{ kind: 'working-directory' }];
+    if (name === 'PWD') {
+      if (this.#directory.startsWith('/')) return [{ kind: 'text', text: this.#directory, quoted, splittable: !quoted }];
+      return this.#directory === PathPatternMarker.workingDirectory ? [{ kind: 'working-directory' }] : [{ kind: 'unknown' }];
+    }
     return [{ kind: 'unknown' }];
   }
 
@@ -235,13 +271,8 @@ export class ShellWordResolver {
           script += '$HOME';
           break;
         case 'working-directory':
-          if (this.#workingDirectory === undefined) {
-            value = undefined;
-            pattern += PathPatternMarker.workingDirectory;
-          } else {
-            value = value === undefined ? undefined : value + this.#workingDirectory;
-            pattern += this.#workingDirectory;
-          }
+          value = undefined;
+          pattern += PathPatternMarker.workingDirectory;
           script += '$PWD';
           break;
         case 'unknown':

@@ -6,6 +6,12 @@ export interface UnwrappedCommand {
   readonly words: readonly ResolvedWord[];
   /** Wrapper program names, outermost first (`['sudo', 'env']`). */
   readonly wrappers: readonly string[];
+  /**
+   * The privilege wrappers among them that run something as another user: a command, or a shell
+   * or an editor without one (`sudo -i`, `sudo -e f`, a bare `pkexec`). `sudo --help`, `sudo -l`,
+   * `sudo -v` only inform.
+   */
+  readonly privileged: readonly string[];
 }
 
 interface WrapperSyntax {
@@ -21,6 +27,10 @@ interface WrapperSyntax {
   readonly positionals?: number;
   /** `-10` is an option (`nice -10 cmd`). */
   readonly numericOptions?: boolean;
+  /** Options that only inform (`--help`, `-l`); without a command, nothing runs. */
+  readonly informational?: readonly string[];
+  /** Without a command it still runs something privileged (a root shell, an editor): these options, or `'always'`. */
+  readonly runsWithoutCommand?: readonly string[] | 'always';
 }
 
 // Wrappers that run their arguments as a command (§3.6: they must not hide what runs).
@@ -31,10 +41,17 @@ const wrapperSyntax: Readonly<Record<string, WrapperSyntax>> = {
     longWithArgument: ['--chdir', '--close-from', '--group', '--prompt', '--chroot', '--role', '--type', '--command-timeout', '--other-user', '--user', '--host'],
     shortWithoutCommand: 'elvVkK',
     assignments: true,
+    informational: ['-h', '--help', '-V', '--version', '-l', '--list', '-v', '--validate', '-k', '--reset-timestamp', '-K', '--remove-timestamp'],
+    runsWithoutCommand: ['-s', '--shell', '-i', '--login', '-e', '--edit'],
   },
-  doas: { shortWithArgument: 'uC', shortWithoutCommand: 'L' },
-  pkexec: { longWithArgument: ['--user'] },
-  run0: { shortWithArgument: 'ugD', longWithArgument: ['--user', '--group', '--nice', '--chdir', '--setenv', '--property', '--unit', '--description', '--slice', '--machine'] },
+  doas: { shortWithArgument: 'uC', shortWithoutCommand: 'L', informational: ['-L'], runsWithoutCommand: ['-s'] },
+  pkexec: { longWithArgument: ['--user'], informational: ['--help', '--version'], runsWithoutCommand: 'always' },
+  run0: {
+    shortWithArgument: 'ugD',
+    longWithArgument: ['--user', '--group', '--nice', '--chdir', '--setenv', '--property', '--unit', '--description', '--slice', '--machine'],
+    informational: ['-h', '--help', '--version'],
+    runsWithoutCommand: 'always',
+  },
   xargs: {
     shortWithArgument: 'adEILnPs',
     longWithArgument: ['--arg-file', '--delimiter', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
@@ -75,15 +92,29 @@ export function programName(word: ResolvedWord | undefined): string | undefined 
 /** Peels wrappers off a command; nothing is dropped that could be the real program. */
 export function unwrapCommand(words: readonly ResolvedWord[]): UnwrappedCommand {
   const wrappers: string[] = [];
+  const privileged: string[] = [];
   let current = words;
   while (wrappers.length < maximumWrappers) {
     const name = programName(current[0]);
     const syntax = name === undefined ? undefined : wrapperSyntax[name];
     if (name === undefined || syntax === undefined) break;
     wrappers.push(name);
-    current = skipWrapperOptions(name, syntax, current.slice(1));
+    const options = current.slice(1);
+    current = skipWrapperOptions(name, syntax, options);
+    if (privilegeWrappers.has(name) && runsSomething(syntax, options.slice(0, options.length - current.length), current.length > 0)) {
+      privileged.push(name);
+    }
   }
-  return { words: current, wrappers };
+  return { words: current, wrappers, privileged };
+}
+
+/** Whether a privilege wrapper with these options runs anything (see `UnwrappedCommand.privileged`). */
+function runsSomething(syntax: WrapperSyntax, options: readonly ResolvedWord[], hasCommand: boolean): boolean {
+  if (hasCommand) return true;
+  const given = options.map((word) => word.value ?? '');
+  if (syntax.runsWithoutCommand === 'always') return !given.some((text) => syntax.informational?.includes(text));
+  const letters = given.filter((text) => /^-[A-Za-z]+$/.test(text)).flatMap((text) => [...text.slice(1)].map((letter) => `-${letter}`));
+  return [...given, ...letters].some((text) => syntax.runsWithoutCommand?.includes(text.split('=')[0] ?? text) === true);
 }
 
 function skipWrapperOptions(name: string, syntax: WrapperSyntax, words: readonly ResolvedWord[]): readonly ResolvedWord[] {

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { canonicalizePathSync } from './canonicalize-path.js';
 import { SandboxConfigurationError } from './sandbox-error.js';
@@ -17,22 +18,62 @@ export function canonicalRoot(value: string, what: string): string {
   return resolution.path;
 }
 
+/** Linux MAXSYMLINKS: a longer chain is a loop. */
+const maximumLinkHops = 40;
+
 /**
- * Both places a protected name lives: where the node itself sits (canonical parent + name — a
- * symbolic link there can be replaced) and what it resolves to (the file that would be changed).
+ * Every hop of the chain of symbolic links that starts at `location` (not included): each
+ * intermediate link where it sits, and the final name, which may not exist (a dangling link: a
+ * write through it creates that file). A command could replace any of these links, or create the
+ * missing end, and so change what the protected name is (architecture §3.2: "nor write through it").
+ */
+function linkChain(location: string): string[] {
+  const hops: string[] = [];
+  let current = location;
+  for (let hop = 0; hop < maximumLinkHops; hop += 1) {
+    let target: string;
+    try {
+      target = fs.readlinkSync(current);
+    } catch {
+      return hops; // not a link (any more): `current` is the end of the chain
+    }
+    const next = path.posix.resolve(path.posix.dirname(current), target);
+    const parent = canonicalizePathSync(path.posix.dirname(next), { cwd: '/', intent: 'may-create' });
+    if (!parent.ok) return hops;
+    current = parent.path === '/' ? `/${path.posix.basename(next)}` : `${parent.path}/${path.posix.basename(next)}`;
+    hops.push(current);
+  }
+  return hops;
+}
+
+/**
+ * Where the entry named by `value` sits: its canonical parent plus its own name, whatever the
+ * entry is (a symbolic link there is not followed). `undefined` when the parent cannot be resolved.
+ */
+export function entryLocation(value: string, what: string): string | undefined {
+  requireAbsolute(value, what);
+  const parent = canonicalizePathSync(path.posix.dirname(value), { cwd: '/', intent: 'may-create' });
+  if (!parent.ok) return undefined;
+  const name = path.posix.basename(value);
+  return parent.path === '/' ? `/${name}` : `${parent.path}/${name}`;
+}
+
+/**
+ * Every place a protected name lives: where the node itself sits (canonical parent + name — a
+ * symbolic link there can be replaced), every link it goes through on the way (each can be
+ * replaced too), and what it finally resolves to (the file that would be changed), also when the
+ * link dangles (the file a write through it would create).
  */
 export function protectedLocations(value: string, what: string): string[] {
   requireAbsolute(value, what);
-  const parent = path.posix.dirname(value);
-  const name = path.posix.basename(value);
   const locations = new Set<string>();
-  const parentResolution = canonicalizePathSync(parent, { cwd: '/', intent: 'may-create' });
-  if (parentResolution.ok) {
-    locations.add(parentResolution.path === '/' ? `/${name}` : `${parentResolution.path}/${name}`);
+  const location = entryLocation(value, what);
+  if (location !== undefined) {
+    locations.add(location);
+    for (const hop of linkChain(location)) locations.add(hop);
   }
   const target = canonicalizePathSync(value, { cwd: '/', intent: 'may-create' });
   if (target.ok) locations.add(target.path);
   if (locations.size === 0) locations.add(path.posix.normalize(value));
   return [...locations];
 }
-

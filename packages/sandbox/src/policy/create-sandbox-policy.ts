@@ -1,13 +1,15 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { canonicalRoot, protectedLocations } from './canonical-root.js';
+import { canonicalRoot, entryLocation, protectedLocations } from './canonical-root.js';
 import {
   defaultCredentialHomeEntries,
   defaultSensitiveHomeEntries,
   defaultSensitiveRootEntries,
 } from './default-protected-paths.js';
 import { detectLetterCase } from './detect-letter-case.js';
+import { findGitRedirections } from './find-git-redirections.js';
 import { SandboxConfigurationError } from './sandbox-error.js';
+import type { ScopedPath } from './sandbox-layout.js';
 import type { LetterCase, NetworkAccess, PathGrant, SandboxMode, SandboxPolicy } from './sandbox-policy.js';
 import { withGrants } from './with-grants.js';
 
@@ -72,6 +74,23 @@ function homeRelative(entry: string, home: string, what: string): string {
 }
 
 /**
+ * Git redirections with canonical paths: an `exact` entry (a `.git` file or link) where the entry
+ * sits, never what a linked `.git` points to (its contents stay writable for `git commit`); a
+ * `subtree` entry at both of its locations, like every protected name.
+ */
+function canonicalGitRedirections(entries: readonly ScopedPath[]): ScopedPath[] {
+  const result = new Map<string, ScopedPath>();
+  for (const entry of entries) {
+    const locations =
+      entry.scope === 'exact'
+        ? [entryLocation(entry.path, 'git redirection')].filter((location): location is string => location !== undefined)
+        : protectedLocations(entry.path, 'git redirection');
+    for (const location of locations) result.set(`${entry.scope}\0${location}`, Object.freeze({ path: location, scope: entry.scope }));
+  }
+  return [...result.values()];
+}
+
+/**
  * Build the policy of architecture §3 with every path canonical, so that enforcers (`checkAccess`,
  * the Seatbelt profile, bubblewrap) never touch the file system to interpret it.
  */
@@ -133,6 +152,9 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
       }),
     ),
   );
+  const gitRedirections = canonicalGitRedirections(
+    findGitRedirections([...workspaceRoots, ...extraWritableRoots, ...tempRoots], homeDirectory),
+  );
   const policy: SandboxPolicy = Object.freeze({
     mode,
     workspaceRoots: Object.freeze(workspaceRoots),
@@ -146,6 +168,7 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
     sensitiveHomePaths: Object.freeze(sensitiveHomePaths),
     sensitiveRootEntries: Object.freeze(sensitiveRootEntries),
     sensitiveRootAliases: Object.freeze(sensitiveRootAliases),
+    gitRedirections: Object.freeze(gitRedirections),
     grants: Object.freeze([]),
     network,
     letterCase: options.letterCase ?? detectLetterCase([...workspaceRoots, ...extraWritableRoots, ...tempRoots, homeDirectory]),

@@ -42,12 +42,18 @@ export const defaultSensitiveHomeEntries: readonly string[] = Object.freeze([
 ]);
 
 /**
- * Sensitive names below every writable root (tier 3). Only `hooks/` and `config` of `.git`: the
- * rest of `.git` stays writable so that `git commit` works in `workspace-write` (peers.md).
+ * Sensitive names below every writable root (tier 3). Of `.git`, only the names through which git
+ * decides what code to run: `hooks/`, `config`, and the redirections `commondir` (config and hooks
+ * of another folder), `config.worktree` and `worktrees/` (each linked worktree's own `commondir`
+ * and `config.worktree`). The rest of `.git` stays writable so that `git commit` works in
+ * `workspace-write` (peers.md).
  */
 export const defaultSensitiveRootEntries: readonly string[] = Object.freeze([
   '.git/hooks',
   '.git/config',
+  '.git/commondir',
+  '.git/config.worktree',
+  '.git/worktrees',
   '.envrc',
   '.vscode',
   '.idea',

@@ -30,8 +30,9 @@ function uniqueScoped(entries: readonly ScopedPath[]): ScopedPath[] {
  * - tier 1 (hard-protected): OpenWork home, skill roots, `<workspace>/.openwork` (and their link
  *   locations / link targets) → `readOnly` and `hardProtected`.
  * - tier 2 (credential) → `unreadable`.
- * - tier 3 (sensitive): home entries, and the root entries below every workspace, extra and temp
- *   root (in every mode) → `readOnly`. Not below grants: a grant must only ever add (monotonic).
+ * - tier 3 (sensitive): home entries, the root entries below every workspace, extra and temp
+ *   root (in every mode), and the git redirections found when the policy was built → `readOnly`.
+ *   Not below grants: a grant must only ever add (monotonic).
  * - tier 4 (writable roots of the mode) and ordinary write grants → `writable`.
  * - grants at or below a tier 2/3 entry → `readableGrants` / `writableGrants` (never tier 1).
  */
@@ -56,6 +57,7 @@ export function deriveSandboxLayout(policy: SandboxPolicy): SandboxLayout {
   const sensitive = uniqueScoped([
     ...policy.sensitiveHomePaths.map(subtree),
     ...policy.sensitiveRootAliases.map(subtree),
+    ...policy.gitRedirections,
     ...sensitiveBases.flatMap((base) => policy.sensitiveRootEntries.map((entry) => subtree(joinBelow(base, entry)))),
   ]);
   const readOnly = uniqueScoped([...hardProtected, ...sensitive]);
@@ -84,5 +86,7 @@ export function deriveSandboxLayout(policy: SandboxPolicy): SandboxLayout {
     deviceFiles: Object.freeze(defaultDeviceFiles.map((device) => Object.freeze({ path: device, scope: 'exact' as const }))),
     network: policy.network,
     letterCase: policy.letterCase,
+    sessionRoots: Object.freeze([...sensitiveBases]),
+    homeDirectory: policy.homeDirectory,
   });
 }

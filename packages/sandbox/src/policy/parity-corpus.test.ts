@@ -29,6 +29,32 @@ afterAll(async () => {
   await fs.rm(temp, { recursive: true, force: true });
 });
 
+/** Fence against the SBPL evaluator over the generated profile, for every mode, grant set, letter case, actor and path. */
+function compareWithSeatbelt(corpus: ParityCorpus): number {
+  let compared = 0;
+  for (const mode of corpus.modes) {
+    for (const [grantSet, letterCase] of corpus.grantSets.flatMap((set) => letterCases.map((letters) => [set, letters] as const))) {
+      const policy = corpus.policyFor(mode, grantSet.grants, { letterCase });
+      const profile = renderSeatbeltProfile(deriveSandboxLayout(policy));
+      const evaluator = SeatbeltEvaluator.compile(profile.profile, profile.parameters);
+      for (const actor of ['file-tool', 'process'] as const) {
+        for (const entry of corpus.entries) {
+          const label = `${corpus.variant} / ${mode} / ${grantSet.name} / ${letterCase} / ${actor} / ${entry.input}`;
+          const read = checkAccess(policy, entry.canonical, 'read', actor).allowed;
+          expect(read, `read ${label}`).toBe(evaluator.decide('file-read*', entry.canonical) === 'allow');
+          const write = checkAccess(policy, entry.canonical, 'write', actor).allowed;
+          const kernelWrite = seatbeltAllowsWrite(evaluator, entry.canonical);
+          // The one intended difference: device files are writable for processes only.
+          const expected = actor === 'file-tool' && entry.device && mode !== 'full-access' ? false : kernelWrite;
+          expect(write, `write ${label}`).toBe(expected);
+          compared += 2;
+        }
+      }
+    }
+  }
+  return compared;
+}
+
 describe('parity (architecture §3.4)', () => {
   it('the corpus covers at least 300 paths: missing ones, ones through symlinks, every tier', () => {
     expect(corpus.entries.length).toBeGreaterThanOrEqual(300);
@@ -42,29 +68,28 @@ describe('parity (architecture §3.4)', () => {
     }
   });
 
-  it('acc_10a file tool fence and seatbelt agree on every path', () => {
+  it('acc_10a file tool fence and seatbelt agree on every path, in every variant of the tree', async () => {
     let compared = 0;
-    for (const mode of corpus.modes) {
-      for (const [grantSet, letterCase] of corpus.grantSets.flatMap((set) => letterCases.map((letters) => [set, letters] as const))) {
-        const policy = corpus.policyFor(mode, grantSet.grants, { letterCase });
-        const profile = renderSeatbeltProfile(deriveSandboxLayout(policy));
-        const evaluator = SeatbeltEvaluator.compile(profile.profile, profile.parameters);
-        for (const actor of ['file-tool', 'process'] as const) {
-          for (const entry of corpus.entries) {
-            const label = `${mode} / ${grantSet.name} / ${letterCase} / ${actor} / ${entry.input}`;
-            const read = checkAccess(policy, entry.canonical, 'read', actor).allowed;
-            expect(read, `read ${label}`).toBe(evaluator.decide('file-read*', entry.canonical) === 'allow');
-            const write = checkAccess(policy, entry.canonical, 'write', actor).allowed;
-            const kernelWrite = seatbeltAllowsWrite(evaluator, entry.canonical);
-            // The one intended difference: device files are writable for processes only.
-            const expected = actor === 'file-tool' && entry.device && mode !== 'full-access' ? false : kernelWrite;
-            expect(write, `write ${label}`).toBe(expected);
-            compared += 2;
-          }
-        }
-      }
+    for (const variant of ['standard', 'workspace-is-home', 'linked-root-names'] as const) {
+      const built = variant === 'standard' ? corpus : await buildParityCorpus(await fs.mkdtemp(path.join(temp, `${variant}-`)), variant);
+      compared += compareWithSeatbelt(built);
     }
-    expect(compared).toBeGreaterThanOrEqual(300 * 3 * 3 * 2 * 2 * 2);
+    expect(compared).toBeGreaterThanOrEqual(3 * 300 * 3 * 3 * 2 * 2 * 2);
+  });
+
+  it('acc_10a the variants hold what they promise: links at protected names, home as the workspace', async () => {
+    expect(corpus.linksInRoots).toEqual([]);
+    const linked = await buildParityCorpus(await fs.mkdtemp(path.join(temp, 'linked-')), 'linked-root-names');
+    expect(linked.linksInRoots.map((link) => path.relative(linked.root, link)).sort()).toEqual(['ws/.envrc', 'ws/.git/config', 'ws/.idea', 'ws/.openwork', 'ws/.vscode']);
+    for (const link of linked.linksInRoots) {
+      expect((await fs.lstat(link)).isSymbolicLink()).toBe(true);
+      for (const mode of linked.modes) expect(checkAccess(linked.policyFor(mode), link, 'write', 'process').allowed, `${mode} ${link}`).toBe(false);
+    }
+    const home = await buildParityCorpus(await fs.mkdtemp(path.join(temp, 'home-')), 'workspace-is-home');
+    expect(home.policyFor('workspace-write').workspaceRoots).toEqual([home.home]);
+    for (const name of ['.zshrc', '.kube', '.profile', '.zlogin', 'linked-skills']) {
+      expect((await fs.lstat(path.join(corpus.home, name))).isSymbolicLink(), name).toBe(true);
+    }
   });
 
   it('acc_10a letter case: with insensitive matching every spelling of a protected name is protected, by the fence and by Seatbelt', () => {

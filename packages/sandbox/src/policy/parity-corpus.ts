@@ -16,6 +16,15 @@ export interface ParityCorpusEntry {
   readonly device: boolean;
 }
 
+/**
+ * Which fixture to build. `standard`: a workspace repository, a home whose dotfiles are partly
+ * symbolic links (to a file, a folder, dangling, outside), git redirections (a `core.hooksPath`
+ * folder, an included config, a temp root whose `.git` is a git file). `workspace-is-home`: the
+ * same tree with the home directory as the workspace root. `linked-root-names`: the standard tree
+ * whose workspace root has a symbolic link at every protected root name (see `linksInRoots`).
+ */
+export type ParityCorpusVariant = 'standard' | 'workspace-is-home' | 'linked-root-names';
+
 /** Settings of a corpus policy besides mode and grants. */
 export interface ParityPolicySettings {
   readonly letterCase?: LetterCase;
@@ -41,6 +50,12 @@ export interface ParityCorpus {
   readonly outside: string;
   readonly openworkHome: string;
   readonly skillRoot: string;
+  readonly variant: ParityCorpusVariant;
+  /**
+   * Symbolic links at protected names directly in a session root or its `.git` (only in
+   * `linked-root-names`): a kernel that cannot protect a link itself must not run there.
+   */
+  readonly linksInRoots: readonly string[];
   readonly entries: readonly ParityCorpusEntry[];
   /** Inputs canonicalisation refuses (dangling symbolic links on the way): never checked, always denied. */
   readonly refused: readonly string[];
@@ -64,7 +79,7 @@ async function write(file: string, content: string): Promise<void> {
  * sibling prefixes (`ws2`, `ws_backup`), dotted names that are not traversal, protected names that
  * do not exist yet (`.vscode`, `.idea`, `.git/hooks` in the extra root), device files.
  */
-export async function buildParityCorpus(tempRoot: string): Promise<ParityCorpus> {
+export async function buildParityCorpus(tempRoot: string, variant: ParityCorpusVariant = 'standard'): Promise<ParityCorpus> {
   const root = await fs.realpath(tempRoot);
   const home = path.join(root, 'home');
   const workspace = path.join(root, 'ws');
@@ -129,6 +144,56 @@ export async function buildParityCorpus(tempRoot: string): Promise<ParityCorpus>
   ];
   for (const [link, target] of links) await fs.symlink(target, link);
 
+  // Dotfile managers link protected names in home (architecture §3.2): the entry is protected as
+  // well as what it points to — a link to a file, to a folder (credential), dangling, outside;
+  // and a skill root (tier 1) given through a link.
+  await write(path.join(home, 'dotfiles/zshrc'), '# zshrc\n');
+  await write(path.join(home, 'dotfiles/kube/config'), 'clusters: []\n');
+  await write(path.join(outside, 'zlogin'), '# zlogin\n');
+  await write(path.join(outside, 'skills-data/linked-skill/SKILL.md'), '# linked skill\n');
+  const homeLinks: Array<[string, string]> = [
+    [path.join(home, '.zshrc'), 'dotfiles/zshrc'],
+    [path.join(home, '.kube'), 'dotfiles/kube'],
+    [path.join(home, '.profile'), 'dotfiles/profile'],
+    [path.join(home, '.zlogin'), path.join(outside, 'zlogin')],
+    [path.join(home, 'linked-skills'), path.join(outside, 'skills-data')],
+  ];
+  for (const [link, target] of homeLinks) await fs.symlink(target, link);
+
+  // Git redirections (architecture §3.2): a hooks folder and an included file named by the
+  // workspace's config, and a temp root whose .git is a git file naming a git directory elsewhere.
+  await fs.appendFile(path.join(workspace, '.git/config'), '\thooksPath = .husky\n[include]\n\tpath = ../shared.gitconfig\n');
+  await write(path.join(workspace, '.husky/pre-commit'), '#!/bin/sh\n');
+  await write(path.join(workspace, 'shared.gitconfig'), '[alias]\n\tst = status\n');
+  const gitStore = path.join(root, 'gitdir-store');
+  await write(path.join(gitStore, 'HEAD'), 'ref: refs/heads/main\n');
+  await write(path.join(gitStore, 'config'), '[core]\n');
+  await write(path.join(gitStore, 'hooks/post-checkout'), '#!/bin/sh\n');
+  await write(path.join(gitStore, 'index'), 'index\n');
+  await write(path.join(tempDir, '.git'), `gitdir: ${gitStore}\n`);
+
+  // linked-root-names: a link at every protected root name of the workspace, and in its .git.
+  const linksInRoots: string[] = [];
+  if (variant === 'linked-root-names') {
+    await fs.rm(path.join(workspace, '.envrc'));
+    await fs.rm(path.join(workspace, '.openwork'), { recursive: true });
+    await fs.rename(path.join(workspace, '.git/config'), path.join(workspace, 'git-config'));
+    await write(path.join(workspace, 'shared/vscode/settings.json'), '{}\n');
+    await write(path.join(outside, 'idea/workspace.xml'), '<project/>\n');
+    await write(path.join(root, 'ws-state/state.json'), '{}\n');
+    const rootLinks: Array<[string, string]> = [
+      [path.join(workspace, '.vscode'), 'shared/vscode'],
+      [path.join(workspace, '.envrc'), 'missing-envrc'],
+      [path.join(workspace, '.idea'), path.join(outside, 'idea')],
+      [path.join(workspace, '.openwork'), path.join(root, 'ws-state')],
+      [path.join(workspace, '.git/config'), '../git-config'],
+    ];
+    for (const [link, target] of rootLinks) {
+      await fs.symlink(target, link);
+      linksInRoots.push(link);
+    }
+  }
+
   const bases = [
     root,
     home,
@@ -162,6 +227,12 @@ export async function buildParityCorpus(tempRoot: string): Promise<ParityCorpus>
     path.join(workspace, 'link-openwork-home'),
     path.join(workspace, 'link-skill'),
     path.join(outside, 'chain-back'),
+    path.join(home, '.kube'),
+    path.join(home, 'dotfiles'),
+    path.join(home, 'linked-skills'),
+    path.join(workspace, '.husky'),
+    gitStore,
+    path.join(gitStore, 'hooks'),
     path.join(root, 'ws2'),
     path.join(root, 'ws_backup'),
     extraRoot,
@@ -195,6 +266,21 @@ export async function buildParityCorpus(tempRoot: string): Promise<ParityCorpus>
     path.join(workspace, '.git/HEAD'),
     path.join(workspace, '.git/config'),
     path.join(workspace, '.git/config.lock'),
+    path.join(workspace, '.git/commondir'),
+    path.join(workspace, '.git/config.worktree'),
+    path.join(workspace, '.git/worktrees/linked/commondir'),
+    path.join(workspace, '.husky/pre-commit'),
+    path.join(workspace, 'shared.gitconfig'),
+    path.join(home, '.zshrc'),
+    path.join(home, '.zlogin'),
+    path.join(home, 'dotfiles/zshrc'),
+    path.join(home, '.kube/config'),
+    path.join(outside, 'zlogin'),
+    path.join(tempDir, '.git'),
+    path.join(gitStore, 'config'),
+    path.join(gitStore, 'index'),
+    path.join(gitStore, 'commondir'),
+    path.join(gitStore, 'config.worktree'),
     path.join(workspace, '.git/index'),
     path.join(workspace, '.git/index.lock'),
     path.join(workspace, '.git/COMMIT_EDITMSG'),
@@ -258,17 +344,17 @@ export async function buildParityCorpus(tempRoot: string): Promise<ParityCorpus>
     entries.push(Object.freeze({ input, canonical: resolution.path, exists, device: false }));
   }
   for (const device of devices) entries.push(Object.freeze({ input: device, canonical: device, exists: true, device: true }));
-  for (const input of [path.join(workspace, 'dangling'), path.join(workspace, 'dangling/new.txt')]) refused.push(input);
+  for (const input of [path.join(workspace, 'dangling'), path.join(workspace, 'dangling/new.txt'), path.join(home, '.profile')]) refused.push(input);
 
   const policyFor = (mode: SandboxMode, grants: readonly PathGrant[] = [], settings: ParityPolicySettings = {}): SandboxPolicy =>
     createSandboxPolicy({
       ...settings,
       mode,
       homeDirectory: home,
-      workspaceRoots: [workspace],
-      extraWritableRoots: [extraRoot],
+      workspaceRoots: variant === 'workspace-is-home' ? [home] : [workspace],
+      extraWritableRoots: variant === 'workspace-is-home' ? [extraRoot, workspace] : [extraRoot],
       tempRoots: [tempDir],
-      skillRoots: [skillRoot],
+      skillRoots: [skillRoot, path.join(home, 'linked-skills')],
       grants,
     });
 
@@ -304,6 +390,8 @@ export async function buildParityCorpus(tempRoot: string): Promise<ParityCorpus>
     outside,
     openworkHome,
     skillRoot,
+    variant,
+    linksInRoots: Object.freeze(linksInRoots),
     entries: Object.freeze(entries),
     refused: Object.freeze([...new Set(refused)]),
     modes: Object.freeze(['read-only', 'workspace-write', 'full-access'] as const),

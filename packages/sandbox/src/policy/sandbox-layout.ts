@@ -52,4 +52,13 @@ export interface SandboxLayout {
   readonly network: NetworkAccess;
   /** How deny-side entries match (see above). */
   readonly letterCase: LetterCase;
+  /**
+   * The session's workspace, extra and temp roots, in every mode (in full-access `writable` is just
+   * `/`). Not an access rule: kernel renderers that cannot protect an entry by its path use it to
+   * pick how (bubblewrap: a symbolic link at a protected name, see its README). Optional so that
+   * hand-built layouts stay valid; `deriveSandboxLayout` always sets it.
+   */
+  readonly sessionRoots?: readonly string[];
+  /** The home directory the policy was built with; the same kind of hint as `sessionRoots`. */
+  readonly homeDirectory?: string;
 }

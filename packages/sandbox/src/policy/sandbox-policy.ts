@@ -7,6 +7,8 @@
  * in `sandbox-layout.ts` are the interface between them. Change them only together.
  */
 
+import type { ScopedPath } from './sandbox-layout.js';
+
 /** §3.1. `workspace-write` is the default. */
 export type SandboxMode = 'read-only' | 'workspace-write' | 'full-access';
 
@@ -80,6 +82,14 @@ export interface SandboxPolicy {
    * resolved when the policy was built: tier 3 like the entries themselves.
    */
   readonly sensitiveRootAliases: readonly string[];
+  /**
+   * Tier 3 entries through which git could be redirected to other configuration or hooks, read
+   * from the host when the policy was built (`findGitRedirections`): a `.git` that is a file or a
+   * link (`exact`: only the entry) and the git directories it names, their `commondir`,
+   * `config.worktree`, `worktrees/`, submodule and linked-worktree `.git` files, the
+   * `core.hooksPath` folder and included configuration files. Canonical, like every path here.
+   */
+  readonly gitRedirections: readonly ScopedPath[];
   /** Grants approved for this one call (§3.3). Never unlock tier 1. */
   readonly grants: readonly PathGrant[];
   /** Network of sandboxed processes; `allow` unless the session says `none`. */

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
 import type { SandboxAvailability, SandboxBackend, SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.js';
+import { goBuildCacheEnvironment } from '../backend/go-build-cache-environment.js';
 import { defaultDeviceFiles } from '../policy/default-protected-paths.js';
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
 import { SandboxConfigurationError } from '../policy/sandbox-error.js';
@@ -99,5 +100,10 @@ export class SeatbeltBackend implements SandboxBackend {
     const argv = seatbeltArguments(profile, command.argv);
     argv[0] = this.sandboxExecPath;
     return { argv, release: async () => {} };
+  }
+
+  /** §7.9: `GOCACHE` in a temp root, since the cache under home is not writable here (`goBuildCacheEnvironment`). */
+  commandEnvironment(policy: SandboxPolicy): Readonly<Record<string, string>> {
+    return goBuildCacheEnvironment(policy);
   }
 }

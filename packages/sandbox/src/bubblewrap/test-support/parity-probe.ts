@@ -6,8 +6,11 @@ import type { Writable } from 'node:stream';
 import type { WrappedCommand } from '../../backend/sandbox-backend.js';
 import { spawnSandboxed } from './run-wrapped.js';
 
-/** What the probe does to one path. `source` is the file renamed over `path`. */
-export type ProbeOperation = 'read' | 'list' | 'append' | 'create' | 'rename-over' | 'delete';
+/**
+ * What the probe does to one path. `source` is the file renamed over `path`; `write-through`
+ * writes through a dangling symbolic link, which creates `target` if the kernel lets it.
+ */
+export type ProbeOperation = 'read' | 'list' | 'append' | 'create' | 'write-through' | 'rename-over' | 'delete';
 
 export interface ProbeStep {
   readonly operation: ProbeOperation;
@@ -15,6 +18,8 @@ export interface ProbeStep {
   readonly path: string;
   readonly marker?: string;
   readonly source?: string;
+  /** `write-through`: where the content lands on the host (the end of the link chain). */
+  readonly target?: string;
   /** Devices: no host content to compare, only whether the kernel let the operation through. */
   readonly device?: boolean;
 }
@@ -64,6 +69,7 @@ for (const step of steps) {
       case 'list': result.names = fs.readdirSync(step.path).sort(); break;
       case 'append': fs.appendFileSync(step.path, step.marker); break;
       case 'create': fs.mkdirSync(path.dirname(step.path), { recursive: true }); fs.writeFileSync(step.path, step.marker); break;
+      case 'write-through': fs.writeFileSync(step.path, step.marker); break;
       case 'rename-over': fs.renameSync(step.source, step.path); break;
       case 'delete': fs.unlinkSync(step.path); break;
     }
@@ -128,6 +134,8 @@ function judge(step: ProbeStep, result: { ok: boolean; digest?: string; names?: 
       const real = hostExists(parent) ? path.join(fs.realpathSync(parent), path.basename(step.path)) : step.path;
       return hostContent(real) === step.marker;
     }
+    case 'write-through':
+      return hostContent(step.target as string) === step.marker;
     case 'rename-over':
       return hostContent(step.path) === `source of ${step.path}\n` && !hostExists(step.source as string);
     case 'delete':

@@ -1,0 +1,71 @@
+import { terminalApprover } from '../approval/terminal-approver.js';
+import { APPROVE_HELP, APPROVE_OPTION, DATABASE_OPTION, JSON_OPTION, MODE_OPTION, SESSION_OPTION_HELP, WORKSPACE_OPTION } from '../cli/common-options.js';
+import type { CommandSpec } from '../cli/command-spec.js';
+import { optionValue } from '../cli/parse-arguments.js';
+import { UsageError } from '../cli/usage-error.js';
+import { changeNotes, resultText } from '../output/tool-result-output.js';
+import { openRuntime } from '../runtime/open-runtime.js';
+import { workspaceRootsOption } from '../runtime/workspace-roots.js';
+
+/**
+ * `openwork call <tool> '<json>'` (architecture §7): one call in a new stored session. Prints the
+ * model-visible text, or the whole `ToolResult` with `--json`; exit 0 only for `succeeded`.
+ */
+export const callCommand: CommandSpec = {
+  name: 'call',
+  summary: 'run one tool call and print its result',
+  usage: "openwork call <tool> '<json>' [--workspace DIR] [--mode M] [--json] [--approve]",
+  details: [
+    'Runs one call with every check a model call gets (sandbox, approvals, result limits) in a new',
+    'stored session, so a write or edit can be undone with openwork undo. Exit status 0 only when',
+    'the call succeeded. On a terminal, bash output streams live while the command runs.',
+    ...SESSION_OPTION_HELP,
+    '  --json            print the whole ToolResult (status, content, artifacts, error) as JSON',
+    APPROVE_HELP,
+  ],
+  options: [WORKSPACE_OPTION, MODE_OPTION, JSON_OPTION, DATABASE_OPTION, APPROVE_OPTION],
+  async run(parsed, io) {
+    const [tool, inputText, ...rest] = parsed.positionals;
+    if (tool === undefined) throw new UsageError('openwork call: missing the tool name; see openwork call --help');
+    if (rest.length > 0) throw new UsageError(`openwork call: unexpected argument ${JSON.stringify(rest[0])}; pass the input as one JSON argument`);
+    const input = parseInput(inputText ?? '{}');
+    const opened = await openRuntime({
+      environment: io.environment,
+      database: optionValue(parsed, 'database'),
+      approver: terminalApprover({ interactive: io.interactive, approveAll: parsed.flags.has('approve'), output: io.stderr }),
+    });
+    const controller = new AbortController();
+    const interrupt = () => controller.abort();
+    process.once('SIGINT', interrupt);
+    try {
+      const session = await opened.runtime.createSession({
+        workspaceRoots: workspaceRootsOption(parsed),
+        ...(optionValue(parsed, 'mode') === undefined ? {} : { mode: optionValue(parsed, 'mode') as 'read-only' }),
+      });
+      const outcome = await session.callTool(tool, input, {
+        signal: controller.signal,
+        // §8.3: on a terminal, command output shows while it runs; the result follows.
+        ...(io.interactive
+          ? { onProgress: (progress) => void io.stderr.write(progress.kind === 'message' ? `${progress.message}\n` : progress.chunk) }
+          : {}),
+      });
+      const { result } = outcome;
+      io.stdout.write(parsed.flags.has('json') ? `${JSON.stringify(result)}\n` : `${resultText(result)}\n`);
+      for (const note of changeNotes(result, session.id)) io.stderr.write(`${note}\n`);
+      return result.status === 'succeeded' ? 0 : 1;
+    } finally {
+      process.removeListener('SIGINT', interrupt);
+      await opened.close();
+    }
+  },
+};
+
+function parseInput(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
+    return value;
+  } catch {
+    throw new UsageError(`openwork call: the input must be one JSON object, e.g. '{"path":"README.md"}'; got ${JSON.stringify(text.slice(0, 80))}`);
+  }
+}

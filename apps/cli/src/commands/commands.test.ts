@@ -1,0 +1,142 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCliSandbox, runOpenwork, type CliSandbox } from '../test-support/cli-sandbox.js';
+
+// The commands end to end: the built executable, a temp HOME / OpenWork home / workspace, the real
+// SQLite store in that home and the real bubblewrap sandbox.
+
+let sandbox: CliSandbox;
+beforeEach(async () => {
+  sandbox = await createCliSandbox();
+  await writeFile(join(sandbox.workspace, 'notes.txt'), 'alpha\nbeta\n');
+});
+afterEach(async () => sandbox.remove());
+
+const run = (argv: string[], stdin?: string) => runOpenwork(argv, { environment: sandbox.environment, cwd: sandbox.workspace, ...(stdin === undefined ? {} : { stdin }) });
+
+describe('openwork session, changes, undo', () => {
+  it('read → edit in one session, then openwork undo on the same store restores the file', async () => {
+    const lines = [
+      JSON.stringify({ tool: 'read', input: { path: 'notes.txt' } }),
+      '{not json',
+      JSON.stringify({ tool: 'edit', input: { filePath: 'notes.txt', oldString: 'beta', newString: 'BETA' } }),
+    ].join('\n');
+    const session = await run(['session', '--workspace', sandbox.workspace], `${lines}\n`);
+    const results = session.stdout.trim().split('\n').map((line) => JSON.parse(line) as { status: string; error: { code: string } | null; artifacts: { change: { changeId: string } }[] });
+    expect(results.map((result) => result.status)).toEqual(['succeeded', 'failed', 'succeeded']);
+    expect(results[1]?.error?.code).toBe('invalid_arguments');
+    expect(session.status).toBe(1);
+    const sessionId = /^openwork session (\S+)$/m.exec(session.stderr)?.[1];
+    expect(sessionId).toBeDefined();
+    expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('alpha\nBETA\n');
+
+    const changeId = results[2]?.artifacts[0]?.change.changeId ?? '';
+    const table = await run(['changes', '--session', sessionId ?? '']);
+    expect(table.stdout).toMatch(new RegExp(`${changeId}\\s+${sessionId}\\s+notes.txt\\s+\\+1\\s+-1\\s+applied`));
+    const diff = await run(['changes', '--diff', changeId]);
+    expect(diff.stdout).toContain('-beta\n+BETA');
+
+    const undo = await run(['undo', changeId]);
+    expect(undo).toMatchObject({ status: 0, stdout: `undone ${changeId}\n` });
+    expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\n');
+    expect((await run(['changes'])).stdout).toMatch(new RegExp(`${changeId}.*undone`));
+
+    const reapply = await run(['reapply', changeId]);
+    expect(reapply.status).toBe(0);
+    expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('alpha\nBETA\n');
+  });
+
+  it('undo never overwrites a file changed since: conflict, exit 1, the file keeps its bytes', async () => {
+    const lines = [
+      JSON.stringify({ tool: 'read', input: { path: 'notes.txt' } }),
+      JSON.stringify({ tool: 'edit', input: { filePath: 'notes.txt', oldString: 'beta', newString: 'BETA' } }),
+    ].join('\n');
+    const session = await run(['session'], `${lines}\n`);
+    const changeId = (JSON.parse(session.stdout.trim().split('\n')[1] ?? '') as { artifacts: { change: { changeId: string } }[] }).artifacts[0]?.change.changeId ?? '';
+    await writeFile(join(sandbox.workspace, 'notes.txt'), 'changed by the user\n');
+    const undo = await run(['undo', changeId]);
+    expect(undo.status).toBe(1);
+    expect(undo.stderr).toContain('conflict');
+    expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('changed by the user\n');
+  });
+
+  it('undo of an unknown change id changes nothing and exits 1', async () => {
+    const undo = await run(['undo', 'call_nope']);
+    expect(undo.status).toBe(1);
+    expect(undo.stderr).toContain('no stored change "call_nope"');
+  });
+});
+
+describe('openwork call', () => {
+  it('prints the model-visible text and exits 0 for a succeeded call', async () => {
+    expect(await run(['call', 'read', '{"path":"notes.txt"}'])).toMatchObject({ status: 0, stdout: '1\talpha\n2\tbeta\n' });
+  });
+
+  it('--json prints the whole ToolResult; a failed call exits 1', async () => {
+    const result = await run(['call', 'read', '{"path":"missing.txt"}', '--json', '--workspace', sandbox.workspace]);
+    expect(result.status).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 'failed', artifacts: [], sandboxDenied: false });
+  });
+
+  it('an escalation without a terminal is refused unless --approve; --approve never unlocks the OpenWork home', async () => {
+    const target = join(sandbox.root, 'outside.txt');
+    const input = JSON.stringify({ path: target, content: 'x\n', sandboxPermissions: { paths: [{ path: target, access: 'write', scope: 'exact' }] }, justification: 'test' });
+    const refused = await run(['call', 'write', input]);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toContain('no terminal');
+    await expect(readFile(target)).rejects.toThrow();
+    const approved = await run(['call', 'write', input, '--approve']);
+    expect(approved.status).toBe(0);
+    expect(await readFile(target, 'utf8')).toBe('x\n');
+    const protectedTarget = join(sandbox.openworkHome, 'config.json');
+    const tier1 = JSON.stringify({ path: protectedTarget, content: '{}', sandboxPermissions: { paths: [{ path: protectedTarget, access: 'write', scope: 'exact' }] }, justification: 'test' });
+    const denied = await run(['call', 'write', tier1, '--approve']);
+    expect(denied.status).toBe(1);
+    await expect(readFile(protectedTarget)).rejects.toThrow();
+  });
+});
+
+describe('arguments, help, version, tools, doctor', () => {
+  it('bad arguments give one line on stderr and exit 2', async () => {
+    for (const argv of [['call', 'read', '{bad'], ['call', '--mode', 'loose'], ['frobnicate'], ['tools', '--agent', 'boss'], ['undo'], ['call', 'read', '{}', '--workspace', join(sandbox.root, 'nowhere')]]) {
+      const result = await run(argv);
+      expect(result.status, argv.join(' ')).toBe(2);
+      expect(result.stderr.trim().split('\n'), argv.join(' ')).toHaveLength(1);
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('every command has --help, and --version prints the package version', async () => {
+    for (const command of ['tools', 'call', 'session', 'mcp', 'changes', 'undo', 'reapply', 'doctor']) {
+      const help = await run([command, '--help']);
+      expect(help.status).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^Usage: openwork ${command}`));
+    }
+    const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(await run(['--version'])).toMatchObject({ status: 0, stdout: `${manifest.version}\n` });
+  });
+
+  it('tools lists the role\'s definitions; --json gives their schemas', async () => {
+    const explorer = await run(['tools', '--agent', 'explorer', '--json']);
+    const definitions = JSON.parse(explorer.stdout) as { id: string; riskHint: string; inputSchema: { type: string } }[];
+    expect(definitions.map((definition) => definition.id)).not.toContain('edit');
+    expect(definitions.find((definition) => definition.id === 'read')).toMatchObject({ riskHint: 'read_only', inputSchema: { type: 'object' } });
+    expect((await run(['tools'])).stdout).toMatch(/^edit \(workspace_mutation\)$/m);
+  });
+
+  it('doctor reports bubblewrap available here, the OpenWork home and the SQLite store', async () => {
+    const doctor = await run(['doctor', '--json']);
+    expect(doctor.status).toBe(0);
+    const report = JSON.parse(doctor.stdout) as Record<string, string>;
+    expect(report['sandbox']).toBe('bubblewrap: available (self-check passed)');
+    expect(report['home']).toBe(sandbox.openworkHome);
+    expect(report['store']).toBe(`SQLite ${join(sandbox.openworkHome, 'sessions.sqlite')} (opened)`);
+  });
+
+  it('doctor says when the configured PostgreSQL cannot be reached', async () => {
+    const doctor = await run(['doctor', '--json', '--database', 'postgresql://nobody@127.0.0.1:1/none']);
+    expect(doctor.status).toBe(1);
+    expect((JSON.parse(doctor.stdout) as Record<string, string>)['postgres']).toMatch(/^not reachable — /);
+  });
+});

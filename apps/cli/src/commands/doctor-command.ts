@@ -1,0 +1,60 @@
+import { DATABASE_OPTION, JSON_OPTION } from '../cli/common-options.js';
+import type { CommandSpec } from '../cli/command-spec.js';
+import { cliVersion } from '../cli/cli-version.js';
+import { optionValue } from '../cli/parse-arguments.js';
+import { UsageError } from '../cli/usage-error.js';
+import { formatTable } from '../output/format-table.js';
+import { openRuntime, sqliteFile } from '../runtime/open-runtime.js';
+import { openworkHome } from '../runtime/openwork-home.js';
+import { storeLocation } from '../runtime/store-location.js';
+
+/**
+ * `openwork doctor` (architecture §7): the platform, the sandbox backend with its self-check result
+ * and reason (§3.4), the OpenWork home, the store, and whether PostgreSQL answers when configured.
+ * Exit 1 when the sandbox is unavailable or the store cannot be opened.
+ */
+export const doctorCommand: CommandSpec = {
+  name: 'doctor',
+  summary: 'report the sandbox backend, the OpenWork home and the store',
+  usage: 'openwork doctor [--json] [--database URL]',
+  details: [
+    'Runs the sandbox self-check (bash runs nothing when it fails) and opens the session store.',
+    'Exit status 1 when the sandbox is unavailable or the store cannot be opened.',
+    '  --json            the report as JSON',
+    '  --database URL    PostgreSQL store to check (default: OPENWORK_DATABASE_URL)',
+  ],
+  options: [JSON_OPTION, DATABASE_OPTION],
+  async run(parsed, io) {
+    if (parsed.positionals.length > 0) throw new UsageError(`openwork doctor: unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
+    const database = optionValue(parsed, 'database');
+    const location = storeLocation(database, io.environment, sqliteFile(io.environment));
+    const report: Record<string, string> = {
+      openwork: cliVersion(),
+      platform: `${process.platform} ${process.arch}, Node ${process.versions.node}`,
+      home: openworkHome(io.environment),
+      store: location.kind === 'sqlite' ? `SQLite ${location.path}` : `PostgreSQL ${location.display}`,
+    };
+    let healthy = true;
+    try {
+      const opened = await openRuntime({ environment: io.environment, database });
+      try {
+        const { kind, availability } = opened.runtime.sandbox;
+        report['sandbox'] = availability.available ? `${kind}: available (self-check passed)` : `${kind}: unavailable — ${availability.reason}`;
+        report['escalation'] = opened.runtime.escalationAvailable ? 'offered (sandboxPermissions in the tool schemas)' : 'not offered';
+        healthy = availability.available;
+        if (location.kind === 'postgres') report['postgres'] = 'reachable';
+        else report['store'] += ' (opened)';
+      } finally {
+        await opened.close();
+      }
+    } catch (error) {
+      healthy = false;
+      const reason = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+      if (location.kind === 'postgres') report['postgres'] = `not reachable — ${reason}`;
+      else report['store'] += ` (cannot open: ${reason})`;
+    }
+    if (parsed.flags.has('json')) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else io.stdout.write(`${formatTable(['CHECK', 'RESULT'], Object.entries(report))}\n`);
+    return healthy ? 0 : 1;
+  },
+};

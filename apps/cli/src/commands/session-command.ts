@@ -1,0 +1,80 @@
+import { createInterface } from 'node:readline';
+import { terminalApprover } from '../approval/terminal-approver.js';
+import { AGENT_OPTION, APPROVE_HELP, APPROVE_OPTION, DATABASE_OPTION, MODE_OPTION, SESSION_OPTION_HELP, WORKSPACE_OPTION } from '../cli/common-options.js';
+import type { CommandSpec } from '../cli/command-spec.js';
+import { optionValue } from '../cli/parse-arguments.js';
+import { UsageError } from '../cli/usage-error.js';
+import { inputFailure } from '../output/tool-result-output.js';
+import { openRuntime } from '../runtime/open-runtime.js';
+import { workspaceRootsOption } from '../runtime/workspace-roots.js';
+
+/**
+ * `openwork session` (architecture §7): JSON Lines on stdin, one `ToolResult` line per input line,
+ * all calls in one stored session with one observation table (§7.4: a read lets a later edit run).
+ */
+export const sessionCommand: CommandSpec = {
+  name: 'session',
+  summary: 'run tool calls from JSON Lines on stdin in one stored session',
+  usage: 'openwork session [--workspace DIR] [--mode M] [--agent default|explorer] [--approve]',
+  details: [
+    'Each stdin line {"tool": "read", "input": {...}} gets one stdout line: the ToolResult as JSON.',
+    'A malformed line gets a failed result line (invalid_arguments) and the stream goes on. The',
+    'session id is printed to stderr at start; its file changes can be undone with openwork undo.',
+    ...SESSION_OPTION_HELP,
+    '  --agent ROLE      default | explorer',
+    APPROVE_HELP,
+  ],
+  options: [WORKSPACE_OPTION, MODE_OPTION, AGENT_OPTION, DATABASE_OPTION, APPROVE_OPTION],
+  async run(parsed, io) {
+    if (parsed.positionals.length > 0) throw new UsageError(`openwork session: unexpected argument ${JSON.stringify(parsed.positionals[0])}; calls come on stdin`);
+    const opened = await openRuntime({
+      environment: io.environment,
+      database: optionValue(parsed, 'database'),
+      approver: terminalApprover({ interactive: io.interactive, approveAll: parsed.flags.has('approve'), output: io.stderr }),
+    });
+    const controller = new AbortController();
+    const interrupt = () => controller.abort();
+    process.once('SIGINT', interrupt);
+    try {
+      const mode = optionValue(parsed, 'mode') as 'read-only' | 'workspace-write' | 'full-access' | undefined;
+      const role = optionValue(parsed, 'agent') as 'default' | 'explorer' | undefined;
+      const session = await opened.runtime.createSession({
+        workspaceRoots: workspaceRootsOption(parsed),
+        ...(mode === undefined ? {} : { mode }),
+        ...(role === undefined ? {} : { role }),
+      });
+      io.stderr.write(`openwork session ${session.id}\n`);
+      let lineNumber = 0;
+      let failures = 0;
+      for await (const line of createInterface({ input: io.stdin, crlfDelay: Infinity })) {
+        lineNumber += 1;
+        if (line.trim() === '') continue;
+        if (controller.signal.aborted) break;
+        const call = parseCallLine(line, lineNumber);
+        const result = 'failure' in call ? call.failure : (await session.callTool(call.tool, call.input, { signal: controller.signal })).result;
+        if (result.status !== 'succeeded') failures += 1;
+        io.stdout.write(`${JSON.stringify(result)}\n`);
+      }
+      return failures === 0 ? 0 : 1;
+    } finally {
+      process.removeListener('SIGINT', interrupt);
+      await opened.close();
+    }
+  },
+};
+
+type CallLine = { readonly tool: string; readonly input: unknown } | { readonly failure: ReturnType<typeof inputFailure> };
+
+function parseCallLine(line: string, lineNumber: number): CallLine {
+  const expected = 'expected {"tool": "<name>", "input": {...}}';
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return { failure: inputFailure(`Line ${lineNumber} is not JSON (${error instanceof Error ? error.message : String(error)}); ${expected}.`) };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { failure: inputFailure(`Line ${lineNumber} is not a JSON object; ${expected}.`) };
+  const { tool, input } = value as { tool?: unknown; input?: unknown };
+  if (typeof tool !== 'string' || tool === '') return { failure: inputFailure(`Line ${lineNumber} has no "tool" name; ${expected}.`) };
+  return { tool, input: input ?? {} };
+}

@@ -1,0 +1,41 @@
+import { AGENT_OPTION, DATABASE_OPTION, JSON_OPTION } from '../cli/common-options.js';
+import type { CommandSpec } from '../cli/command-spec.js';
+import { optionValue } from '../cli/parse-arguments.js';
+import { UsageError } from '../cli/usage-error.js';
+import { openRuntime } from '../runtime/open-runtime.js';
+
+/** `openwork tools [--agent default|explorer] [--json]` (architecture §7): what the model sees. */
+export const toolsCommand: CommandSpec = {
+  name: 'tools',
+  summary: 'list the tool definitions the model would see',
+  usage: 'openwork tools [--agent default|explorer] [--json]',
+  details: [
+    'Prints each tool of the agent role with its risk hint and description; --json prints the',
+    'definitions (id, description, inputSchema, riskHint) as the model receives them.',
+    '  --agent ROLE      default (read write edit grep glob list bash conversation_history) | explorer',
+    '  --json            the definitions as JSON',
+  ],
+  options: [AGENT_OPTION, JSON_OPTION, DATABASE_OPTION],
+  async run(parsed, io) {
+    if (parsed.positionals.length > 0) throw new UsageError(`openwork tools: unexpected argument ${JSON.stringify(parsed.positionals[0])}; see openwork tools --help`);
+    const role = (optionValue(parsed, 'agent') ?? 'default') as 'default' | 'explorer';
+    const opened = await openRuntime({ environment: io.environment, database: optionValue(parsed, 'database') });
+    try {
+      // Definitions depend on the sandbox self-check (§7.5), so they come from a real session,
+      // which is removed again at once.
+      const session = await opened.runtime.createSession({ workspaceRoots: [process.cwd()], role });
+      const definitions = session.definitions;
+      await opened.runtime.deleteSession(session.id);
+      if (parsed.flags.has('json')) {
+        io.stdout.write(`${JSON.stringify(definitions, null, 2)}\n`);
+      } else {
+        for (const definition of definitions) {
+          io.stdout.write(`${definition.id} (${definition.riskHint})\n  ${definition.description.split('\n')[0] ?? ''}\n`);
+        }
+      }
+      return 0;
+    } finally {
+      await opened.close();
+    }
+  },
+};

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import type { Approver, Runtime } from '@openwork/core';
+import { openworkHome, userHome } from './openwork-home.js';
+import { storeLocation, type StoreLocation } from './store-location.js';
+
+type SessionStore = Parameters<typeof import('@openwork/core').createRuntime>[0]['store'];
+
+/** A started runtime over the configured store; `close` ends both. */
+export interface OpenRuntime {
+  readonly runtime: Runtime;
+  readonly store: SessionStore;
+  readonly location: StoreLocation;
+  close(): Promise<void>;
+}
+
+export interface OpenRuntimeOptions {
+  readonly environment: NodeJS.ProcessEnv;
+  /** `--database`. */
+  readonly database?: string | undefined;
+  readonly approver?: Approver;
+}
+
+/** The SQLite file in the OpenWork home (store-sqlite's own file name). */
+export function sqliteFile(environment: NodeJS.ProcessEnv): string {
+  return join(openworkHome(environment), 'sessions.sqlite');
+}
+
+/**
+ * Opens the store the user chose and starts core's runtime on it (architecture §4). The store
+ * driver (better-sqlite3 or pg) is loaded here, only by the commands that keep sessions.
+ */
+export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRuntime> {
+  const home = openworkHome(options.environment);
+  const location = storeLocation(options.database, options.environment, join(home, 'sessions.sqlite'));
+  const store = await openStore(location, home);
+  try {
+    const { createRuntime } = await import('@openwork/core');
+    const runtime = await createRuntime({
+      home,
+      homeDirectory: userHome(options.environment),
+      store,
+      ...(options.approver === undefined ? {} : { approver: options.approver }),
+    });
+    return {
+      runtime,
+      store,
+      location,
+      async close() {
+        await runtime.close();
+        await closeStore(store);
+      },
+    };
+  } catch (error) {
+    await closeStore(store);
+    throw error;
+  }
+}
+
+async function openStore(location: StoreLocation, home: string): Promise<SessionStore> {
+  if (location.kind === 'postgres') {
+    const { PostgresSessionStore } = await import('@openwork/store-postgres');
+    return PostgresSessionStore.connect({ connectionString: location.connectionString, applicationName: 'openwork-cli' });
+  }
+  const { SqliteSessionStore } = await import('@openwork/store-sqlite');
+  return SqliteSessionStore.open({ openworkHome: home });
+}
+
+async function closeStore(store: SessionStore): Promise<void> {
+  const closable = store as { close?: () => unknown };
+  if (typeof closable.close === 'function') await closable.close();
+}

@@ -1,0 +1,3 @@
+import { packageTestConfig } from '@openwork/tooling/vitest';
+
+export default packageTestConfig('openwork');

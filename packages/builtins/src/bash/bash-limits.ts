@@ -1,0 +1,14 @@
+/** §7.9 input limit (the Denova peer's shell limit, architecture §8): the command text, in UTF-8 bytes. */
+export const MAX_COMMAND_BYTES = 1024 * 1024;
+
+/** §7.9 / §9: `timeoutMs` when the call gives none. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** §7.9 / §9: the largest `timeoutMs`; larger values are clamped to it. */
+export const MAX_TIMEOUT_MS = 120_000;
+
+/** §7.9: the smallest `timeoutMs`; smaller values are clamped to it. */
+export const MIN_TIMEOUT_MS = 1;
+
+/** §7.9: every call is a new `/bin/bash -c <command>`; nothing else is ever started. */
+export const BASH_PATH = '/bin/bash';

@@ -1,0 +1,26 @@
+import { analyzeCommand } from '@openwork/sandbox';
+import { CallInspection, type CallFacts } from '@openwork/tools-contract';
+import type { ToolSessionContext } from '../context/tool-session-context.js';
+import { escalationRequest, type EscalationInput } from '../escalation/escalation-parameters.js';
+
+/**
+ * §6.1 for bash: `runs(command)` with the command as the model wrote it; `danger` — the
+ * dangerous-command analysis of `analyzeCommand` (architecture §3.6), present when it found
+ * something — only while the sandbox is available (when it is not, bash runs nothing and there is
+ * nothing to approve); `escalation` when the call asks for extra paths. prepare does not guess
+ * what the command will read or write: the kernel decides that while it runs (§6.1).
+ */
+export function inspectBash(command: string, input: EscalationInput, session: ToolSessionContext): CallInspection {
+  const facts: { danger?: unknown; escalation?: unknown } = {};
+  if (session.knownSandboxAvailability()?.available !== false) {
+    const analysis = analyzeCommand(command, {
+      workspaceRoots: session.workspaceRoots,
+      homeDirectory: session.homeDirectory,
+      cwd: session.workingDirectory,
+    });
+    if (analysis.dangerous) facts.danger = analysis;
+  }
+  const escalation = escalationRequest(input, session);
+  if (escalation !== undefined) facts.escalation = escalation;
+  return CallInspection.runs(command, facts as CallFacts);
+}

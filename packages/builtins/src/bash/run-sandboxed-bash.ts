@@ -1,0 +1,71 @@
+import type { ProcessOutcome, ProcessProgress, SpillTarget } from '@openwork/process-backend';
+import { SandboxUnavailableError, type SandboxPolicy, type WrappedCommand } from '@openwork/sandbox';
+import type { ToolSessionContext } from '../context/tool-session-context.js';
+import { bashInvocation } from './bash-invocation.js';
+
+/** One run of `/bin/bash -c <command>` as the bash tool asks for it. */
+export interface SandboxedBashRequest {
+  readonly command: string;
+  /** Names a command file when the command is too long for one argv string (`bashInvocation`). */
+  readonly callId: string;
+  /** The policy stamped on this call (§5): the session mode plus the grants approved for it. */
+  readonly policy: SandboxPolicy;
+  readonly cwd: string;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  readonly onProgress: (progress: ProcessProgress) => void;
+  readonly spill: SpillTarget | undefined;
+}
+
+/** What came of it: the process outcome, or the sandbox refusing to wrap (nothing was started). */
+export type SandboxedBashRun =
+  | { readonly kind: 'ran'; readonly outcome: ProcessOutcome; readonly releaseError?: string }
+  | { readonly kind: 'unavailable'; readonly reason: string };
+
+/**
+ * THE one place bash is started (acceptance 10d "代码中不存在不经 Seatbelt 启动 bash 的路径"): the
+ * argv goes through `SandboxBackend.wrap` with this call's policy, the process backend spawns
+ * exactly the wrapped argv, and `release()` runs after every exit — normal, timeout, cancel or a
+ * failed start — so mount points bwrap needed never stay behind (architecture §3.4). A backend
+ * that cannot wrap (unavailable) means nothing runs.
+ */
+export async function runSandboxedBash(session: ToolSessionContext, request: SandboxedBashRequest): Promise<SandboxedBashRun> {
+  const invocation = await bashInvocation(request.command, session.spill, request.callId);
+  try {
+    return await runWrapped(session, request, invocation.argv);
+  } finally {
+    await invocation.dispose().catch(() => undefined);
+  }
+}
+
+async function runWrapped(session: ToolSessionContext, request: SandboxedBashRequest, argv: readonly string[]): Promise<SandboxedBashRun> {
+  let wrapped: WrappedCommand;
+  try {
+    wrapped = session.sandbox.wrap({ argv, cwd: request.cwd }, request.policy);
+  } catch (error) {
+    if (SandboxUnavailableError.isInstance(error)) return { kind: 'unavailable', reason: error.reason };
+    throw error;
+  }
+  let outcome: ProcessOutcome;
+  try {
+    outcome = await session.processBackend.spawn(wrapped.argv, {
+      cwd: request.cwd,
+      env: request.environment,
+      signal: request.signal,
+      timeoutMs: request.timeoutMs,
+      onProgress: request.onProgress,
+      ...(request.spill === undefined ? {} : { spill: request.spill }),
+    });
+  } catch (error) {
+    await wrapped.release().catch(() => undefined);
+    throw error;
+  }
+  try {
+    await wrapped.release();
+    return { kind: 'ran', outcome };
+  } catch (error) {
+    // The command's effects happened; leftover empty mount points do not change its result.
+    return { kind: 'ran', outcome, releaseError: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,137 @@
+import { loadRe2, type Re2Regex } from './load-re2.js';
+
+/**
+ * What a worker needs to rebuild a `LineMatcher`: plain data, so it crosses `postMessage`.
+ * Made by `compileSearchPattern`.
+ */
+export interface LineMatcherSpec {
+  /** RE2 syntax (already translated from Rust syntax). */
+  readonly source: string;
+  /** The pattern is exactly "the line contains one of these" (no regex runs). */
+  readonly exact: readonly string[] | undefined;
+  /** Every match contains one of these (prefilter). */
+  readonly required: readonly string[] | undefined;
+}
+
+/**
+ * Called for each matching line, `[start, end)` in the region (`end` excludes the `\n`), in order.
+ * Return `false` to stop the search of this region (files mode, the deadline, cancellation).
+ */
+export type MatchingLineVisitor = (start: number, end: number) => boolean;
+
+const NEWLINE = 10;
+
+/**
+ * Finds the matching lines of a region of bytes (§7.6 speed): the whole region is searched at
+ * once, and line boundaries are looked up only around a match. Three ways, fastest first:
+ * literals only (`Buffer.indexOf`, no regex at all); a literal prefilter that skips everything
+ * before the first possible match (a file without it costs one `indexOf`); RE2 over the region,
+ * one call per matching line. A match that crosses a line end (a pattern construct the
+ * translation could not fence) switches the rest of the region to line-by-line matching, which is
+ * still linear.
+ */
+export class LineMatcher {
+  readonly spec: LineMatcherSpec;
+  readonly #global: Re2Regex;
+  readonly #single: Re2Regex;
+  readonly #exact: readonly Buffer[] | undefined;
+  readonly #required: readonly Buffer[] | undefined;
+
+  private constructor(spec: LineMatcherSpec, global: Re2Regex, single: Re2Regex) {
+    this.spec = spec;
+    this.#global = global;
+    this.#single = single;
+    this.#exact = spec.exact?.map((text) => Buffer.from(text, 'utf8'));
+    this.#required = spec.required?.map((text) => Buffer.from(text, 'utf8'));
+  }
+
+  /** Compiles `spec` with RE2; throws RE2's error for an invalid pattern. */
+  static compile(spec: LineMatcherSpec): LineMatcher {
+    const RE2 = loadRe2();
+    return new LineMatcher(spec, new RE2(spec.source, 'gm'), new RE2(spec.source, 'm'));
+  }
+
+  /** Visits the matching lines of `region`; `false` when the visitor stopped early. */
+  search(region: Buffer, visit: MatchingLineVisitor): boolean {
+    if (region.length === 0) return true;
+    if (this.#exact !== undefined) return searchLiterals(region, this.#exact, visit);
+    let start = 0;
+    if (this.#required !== undefined) {
+      const first = firstOccurrence(region, this.#required);
+      if (first < 0) return true;
+      start = lineStart(region, first);
+    }
+    return this.#searchRegex(region, start, visit);
+  }
+
+  /** Whether one line (no `\n` in it) matches. */
+  matchesLine(line: Buffer): boolean {
+    return this.#single.test(line);
+  }
+
+  #searchRegex(region: Buffer, from: number, visit: MatchingLineVisitor): boolean {
+    const regex = this.#global;
+    const endsWithNewline = region[region.length - 1] === NEWLINE;
+    let position = from;
+    while (position < region.length) {
+      regex.lastIndex = position;
+      const match = regex.exec(region);
+      if (match === null) return true;
+      const index = match.index;
+      // An empty match after the final line end is on no line (ripgrep counts no line there).
+      if (index >= region.length && endsWithNewline) return true;
+      const start = lineStart(region, index);
+      const end = lineEnd(region, index);
+      if (index + match[0].length > end) return this.#searchLines(region, start, visit);
+      if (!visit(start, end)) return false;
+      position = end + 1;
+    }
+    return true;
+  }
+
+  #searchLines(region: Buffer, from: number, visit: MatchingLineVisitor): boolean {
+    let start = from;
+    while (start < region.length) {
+      const end = lineEnd(region, start);
+      if (this.#single.test(region.subarray(start, end)) && !visit(start, end)) return false;
+      start = end + 1;
+    }
+    return true;
+  }
+}
+
+function lineStart(region: Buffer, index: number): number {
+  return index === 0 ? 0 : region.lastIndexOf(NEWLINE, index - 1) + 1;
+}
+
+function lineEnd(region: Buffer, index: number): number {
+  const end = region.indexOf(NEWLINE, index);
+  return end < 0 ? region.length : end;
+}
+
+function firstOccurrence(region: Buffer, literals: readonly Buffer[]): number {
+  let first = -1;
+  for (const literal of literals) {
+    const index = region.indexOf(literal);
+    if (index >= 0 && (first < 0 || index < first)) first = index;
+  }
+  return first;
+}
+
+/** Lines that contain one of `literals`, by the next occurrence of each. */
+function searchLiterals(region: Buffer, literals: readonly Buffer[], visit: MatchingLineVisitor): boolean {
+  const next = literals.map((literal) => region.indexOf(literal));
+  for (;;) {
+    let index = -1;
+    for (const candidate of next) if (candidate >= 0 && (index < 0 || candidate < index)) index = candidate;
+    if (index < 0) return true;
+    const end = lineEnd(region, index);
+    if (!visit(lineStart(region, index), end)) return false;
+    const position = end + 1;
+    if (position >= region.length) return true;
+    for (let literal = 0; literal < next.length; literal += 1) {
+      const candidate = next[literal]!;
+      if (candidate >= 0 && candidate < position) next[literal] = region.indexOf(literals[literal]!, position);
+    }
+  }
+}

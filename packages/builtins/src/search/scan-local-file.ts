@@ -1,0 +1,107 @@
+// The search worker's file reader. Built-in tools otherwise reach files only through
+// `AsyncFileSystem` (§4); this is the local backend's fast path for grep, used only when the
+// session's file system is the plain `NodeFileSystem`, with the same rules: regular files only,
+// O_NONBLOCK so a FIFO swapped in cannot hang the read, and no symbolic link followed.
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
+import type { FileOutcome } from './file-outcome.js';
+import { LongLineProbe, RegionAssembler } from './region-assembler.js';
+import { MAX_SEARCH_LINE_BYTES } from './search-limits.js';
+
+/** Files up to this size are read whole and searched as one region. */
+const WHOLE_FILE_BYTES = 16 * 1024 * 1024;
+/** Larger files are read in chunks of this size. */
+const CHUNK_BYTES = 8 * 1024 * 1024;
+
+let scratch = Buffer.allocUnsafeSlow(1024 * 1024);
+
+function scratchOf(size: number): Buffer {
+  if (scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.max(size, scratch.length * 2));
+  return scratch;
+}
+
+const hasProcFileDescriptors = process.platform === 'linux';
+
+/**
+ * Whether the open file is the one the walk checked: the walk found `path` as a plain file of a
+ * directory it had checked, but a link put in its place (or in place of a folder above it) before
+ * the open would lead elsewhere, maybe to a credential file. On Linux the kernel says what was
+ * opened; elsewhere O_NOFOLLOW guards the last component only.
+ */
+function isTheCheckedFile(descriptor: number, path: string): boolean {
+  if (!hasProcFileDescriptors) return true;
+  try {
+    return readlinkSync(`/proc/self/fd/${descriptor}`) === path;
+  } catch {
+    return true;
+  }
+}
+
+function readFully(descriptor: number, buffer: Buffer, offset: number, length: number, position: number): number {
+  let total = 0;
+  while (total < length) {
+    const read = readSync(descriptor, buffer, offset + total, length - total, position + total);
+    if (read === 0) break;
+    total += read;
+  }
+  return total;
+}
+
+/** Reads a small file whole into the scratch buffer (it may have grown since `fstat`). */
+function readWhole(descriptor: number, size: number): Buffer {
+  let capacity = size + 1;
+  let buffer = scratchOf(capacity);
+  let length = readFully(descriptor, buffer, 0, capacity, 0);
+  while (length === capacity) {
+    capacity *= 2;
+    const grown = Buffer.allocUnsafeSlow(capacity);
+    buffer.copy(grown, 0, 0, length);
+    scratch = grown;
+    buffer = grown;
+    length += readFully(descriptor, buffer, length, capacity - length, length);
+  }
+  return buffer.subarray(0, length);
+}
+
+/**
+ * Reads the regular file at `path` and hands its regions to `scan` (§7.6): small files whole,
+ * large ones in chunks (after a probe for a line over 64 MiB when the file is larger than that).
+ */
+export function scanLocalFile(path: string, scan: (region: Buffer) => boolean): FileOutcome {
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch {
+    return 'unreadable';
+  }
+  try {
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile() || !isTheCheckedFile(descriptor, path)) return 'unreadable';
+    const assembler = new RegionAssembler(scan);
+    if (stats.size <= WHOLE_FILE_BYTES) {
+      assembler.pushWhole(readWhole(descriptor, stats.size));
+      return assembler.outcome;
+    }
+    const chunk = scratchOf(CHUNK_BYTES).subarray(0, CHUNK_BYTES);
+    if (stats.size > MAX_SEARCH_LINE_BYTES) {
+      const probe = new LongLineProbe();
+      for (let position = 0; ; ) {
+        const read = readFully(descriptor, chunk, 0, chunk.length, position);
+        if (read === 0 || !probe.push(chunk.subarray(0, read))) break;
+        position += read;
+      }
+      if (probe.found) return 'long-line';
+    }
+    for (let position = 0; ; ) {
+      const read = readFully(descriptor, chunk, 0, chunk.length, position);
+      if (read === 0) break;
+      position += read;
+      if (!assembler.push(chunk.subarray(0, read))) return assembler.outcome;
+    }
+    assembler.end();
+    return assembler.outcome;
+  } catch {
+    return 'unreadable';
+  } finally {
+    closeSync(descriptor);
+  }
+}

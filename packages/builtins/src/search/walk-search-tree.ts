@@ -1,0 +1,136 @@
+import type { DirectoryEntry } from '@openwork/fs-backend';
+import type { SandboxPolicy } from '@openwork/sandbox';
+import type { CheckedPath } from '../context/checked-path.js';
+import type { ToolSessionContext } from '../context/tool-session-context.js';
+import { compareCodePoints } from './compare-code-points.js';
+import { CredentialFence } from './credential-fence.js';
+import type { IgnoreRules } from './ignore-rules.js';
+import { readIgnoreFile } from './load-ignore-rules.js';
+
+/** One file the walk found. */
+export interface WalkedFile {
+  /** Canonical absolute path (the walk follows no link, so it is real). */
+  readonly path: string;
+  /** Relative to the search root, `/`-separated: what glob patterns are matched against. */
+  readonly relativePath: string;
+  /** How results show it: relative to the workspace when inside it (§7.6). */
+  readonly displayPath: string;
+}
+
+export interface SearchWalkOptions {
+  readonly session: ToolSessionContext;
+  readonly policy: SandboxPolicy;
+  /** The checked search root, a directory. */
+  readonly root: CheckedPath;
+  /** The rules in force at the root (`loadIgnoreRules`). */
+  readonly rules: IgnoreRules;
+  /** Asked per directory and per file (§7.6: cancellation and the limit); `true` ends the walk. */
+  readonly shouldStop: () => boolean;
+  readonly signal: AbortSignal;
+  /** Files whose relative path fails this are not reported (the glob filter). */
+  readonly accept?: (relativePath: string) => boolean;
+  /** Each file, in walk order; awaited, so a slow consumer slows the walk (bounded memory). */
+  readonly onFile: (file: WalkedFile) => void | Promise<void>;
+}
+
+/** Directory listings in flight at once: the walk waits on the thread pool, not on the CPU. */
+const LISTINGS_IN_FLIGHT = 16;
+
+/** A directory's entries, or `undefined` when it cannot be listed or was swapped for a link. */
+type Listing = Promise<DirectoryEntry[] | undefined>;
+
+/**
+ * The one traversal of grep and glob (§7.6, §7.7): depth first, entries of a directory in code
+ * point order (a stable walk order), `.gitignore` rules applied (inside a git repository, like
+ * git and ripgrep), hidden files and folders skipped, symbolic links neither followed nor listed,
+ * FIFOs and devices skipped, and no credential path listed or read (acceptance 10b): every entry
+ * is checked against the call's policy, except below a directory the `CredentialFence` proves
+ * holds no credential path. Unreadable directories are skipped. Listings of the folders ahead
+ * are started early (a few at a time) so the walk does not wait for each one in turn. Returns
+ * `false` when `shouldStop` ended it.
+ */
+export async function walkSearchTree(options: SearchWalkOptions): Promise<boolean> {
+  const walk = new SearchWalk(options);
+  return walk.directory(options.root.path, '', options.rules, walk.list(options.root.path, true));
+}
+
+class SearchWalk {
+  readonly #options: SearchWalkOptions;
+  readonly #fence: CredentialFence;
+  #inFlight = 0;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(options: SearchWalkOptions) {
+    this.#options = options;
+    this.#fence = new CredentialFence(options.policy);
+  }
+
+  /** Lists `path`; after the listing, a folder that is now a link (swapped in) counts as unlistable. */
+  list(path: string, isRoot = false): Listing {
+    const filesystem = this.#options.session.filesystem;
+    const run = async (): Promise<DirectoryEntry[] | undefined> => {
+      if (this.#options.shouldStop()) return undefined;
+      try {
+        const entries = await filesystem.readdir(path, { signal: this.#options.signal });
+        if (!isRoot && (await filesystem.lstat(path)).kind !== 'directory') return undefined;
+        return entries;
+      } catch {
+        return undefined;
+      }
+    };
+    return this.#limited(run);
+  }
+
+  async #limited<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#inFlight >= LISTINGS_IN_FLIGHT) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#inFlight += 1;
+    try {
+      return await task();
+    } finally {
+      this.#inFlight -= 1;
+      this.#waiting.shift()?.();
+    }
+  }
+
+  async directory(path: string, relative: string, inherited: IgnoreRules, listing: Listing): Promise<boolean> {
+    const options = this.#options;
+    if (options.shouldStop()) return false;
+    const entries = await listing;
+    if (entries === undefined) return true;
+    const checkEach = this.#fence.mayHoldCredentials(path);
+    let rules = inherited;
+    if (rules.active && entries.some((entry) => entry.name === '.gitignore' && entry.kind === 'file')) {
+      const ignoreFile = join(path, '.gitignore');
+      const patterns = await readIgnoreFile(options.session, ignoreFile, checkEach ? options.policy : undefined);
+      if (patterns !== undefined) rules = rules.with(path, patterns);
+    }
+    entries.sort((left, right) => compareCodePoints(left.name, right.name));
+    // Keep what the walk will visit, and start listing the folders among it.
+    const visit: { entry: DirectoryEntry; path: string; listing: Listing | undefined }[] = [];
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const isDirectory = entry.kind === 'directory';
+      if (!isDirectory && entry.kind !== 'file') continue;
+      const entryPath = join(path, entry.name);
+      if (rules.active && rules.ignores(entryPath, isDirectory)) continue;
+      if (checkEach && !this.#fence.readable(entryPath)) continue;
+      visit.push({ entry, path: entryPath, listing: isDirectory ? this.list(entryPath) : undefined });
+    }
+    for (let index = 0; index < visit.length; index += 1) {
+      const { entry, path: entryPath, listing } = visit[index]!;
+      const entryRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (listing !== undefined) {
+        if (!(await this.directory(entryPath, entryRelative, rules, listing))) return false;
+        continue;
+      }
+      if (options.accept !== undefined && !options.accept(entryRelative)) continue;
+      if (options.shouldStop()) return false;
+      await options.onFile({ path: entryPath, relativePath: entryRelative, displayPath: options.session.displayPath(entryPath) });
+    }
+    return true;
+  }
+}
+
+function join(directory: string, name: string): string {
+  return directory === '/' ? `/${name}` : `${directory}/${name}`;
+}

@@ -1,0 +1,30 @@
+import type { StoredMessage } from '@openwork/session-store';
+import { ToolResult } from '@openwork/tools-contract';
+import type { ModelMessage } from './model-message.js';
+
+/**
+ * The model's view of stored messages (§8.1): user and assistant text, tool calls, and each tool
+ * result's text. Artifacts, metadata, ids and timestamps are left out.
+ */
+export function toModelMessages(messages: readonly StoredMessage[]): ModelMessage[] {
+  return messages.map((message): ModelMessage => {
+    switch (message.role) {
+      case 'user':
+        return { role: 'user', text: message.text };
+      case 'assistant':
+        return {
+          role: 'assistant',
+          text: message.text,
+          toolCalls: message.toolCalls.map((call) => ({ id: call.id, toolId: call.toolId, input: call.input })),
+        };
+      case 'tool':
+        return {
+          role: 'tool',
+          toolCallId: message.toolCallId,
+          toolId: message.toolId,
+          text: ToolResult.text(message.result),
+          isError: message.result.status !== 'succeeded',
+        };
+    }
+  });
+}

@@ -1,0 +1,37 @@
+import type { SessionPolicyOptions } from '@openwork/builtins';
+import type { AsyncFileSystem } from '@openwork/fs-backend';
+import type { ProcessBackend } from '@openwork/process-backend';
+import type { SandboxBackend } from '@openwork/sandbox';
+import type { SessionStore } from '@openwork/session-store';
+import type { Approver } from '../call/approval.js';
+
+/** Sandbox policy settings of every session besides its mode and a call's grants (architecture §3). */
+export type RuntimePolicyOptions = Omit<SessionPolicyOptions, 'mode' | 'grants'>;
+
+/** What `createRuntime` needs. */
+export interface RuntimeOptions {
+  /**
+   * The OpenWork home (`~/.openwork` for a user; a temp folder in tests): spill files live in
+   * `<home>/spill/<session-id>/`, and the whole folder is hard-protected from tools (tier 1).
+   * Created when missing.
+   */
+  readonly home: string;
+  /** Where sessions and messages are kept. The runtime uses it and never closes it: the host does. */
+  readonly store: SessionStore;
+  /** The kernel sandbox; default the platform's (`selectSandboxBackend`). Its self-check runs once, at start. */
+  readonly sandboxBackend?: SandboxBackend;
+  /** The user's home directory: what `~` means and where credentials live. Default: `HOME` of this process. */
+  readonly homeDirectory?: string;
+  /** Agent skill roots; hard-protected like the OpenWork home. */
+  readonly skillRoots?: readonly string[];
+  /** The environment of commands. Default: PATH, SHELL, LANG, LC_ALL, TMPDIR of this process and HOME = `homeDirectory` (§4). */
+  readonly environment?: Readonly<Record<string, string>>;
+  /** Temp roots, extra writable roots, protected lists, network (`createSandboxPolicy` options). */
+  readonly sandboxPolicy?: RuntimePolicyOptions;
+  /** Asks the user about calls that need approval, when a turn or a call brings no approver of its own. */
+  readonly approver?: Approver;
+  /** Default: the Node file system of `@openwork/fs-backend`. */
+  readonly filesystem?: AsyncFileSystem;
+  /** Default: the Node process backend of `@openwork/process-backend`. */
+  readonly processBackend?: ProcessBackend;
+}

@@ -1,0 +1,60 @@
+import { InvalidRecordError } from './invalid-record-error.js';
+import { MessageConflictError } from './message-conflict-error.js';
+
+/**
+ * The errors of the message log's rules, worded once for every store. A store enforces the rules
+ * inside the append transaction and throws what these return.
+ */
+export const MessageLogRules = Object.freeze({
+  /** The message id is taken by a message with other content. */
+  messageIdTaken(sessionId: string, messageId: string, sequence: number): MessageConflictError {
+    return new MessageConflictError(
+      sessionId,
+      'message_id',
+      `message id ${JSON.stringify(messageId)} is already used by message ${sequence} of session ${JSON.stringify(sessionId)} with different content; ` +
+        'use a new id for a new message (the same message with the same id is returned as stored)',
+    );
+  },
+
+  /** An earlier assistant message already made a call with this id. */
+  toolCallIdTaken(sessionId: string, toolCallId: string, sequence: number): MessageConflictError {
+    return new MessageConflictError(
+      sessionId,
+      'tool_call_id',
+      `tool call id ${JSON.stringify(toolCallId)} was already used by message ${sequence} of session ${JSON.stringify(sessionId)}; tool call ids are unique in a session`,
+    );
+  },
+
+  /** The call already has its one final result (§8.3). */
+  toolResultExists(sessionId: string, toolCallId: string, sequence: number): MessageConflictError {
+    return new MessageConflictError(
+      sessionId,
+      'tool_result',
+      `tool call ${JSON.stringify(toolCallId)} of session ${JSON.stringify(sessionId)} already has its result (message ${sequence}); a call gets exactly one result (§8.3)`,
+    );
+  },
+
+  /** A stored file change already has this change id (§8.4). */
+  changeIdTaken(sessionId: string, changeId: string, sequence: number): MessageConflictError {
+    return new MessageConflictError(
+      sessionId,
+      'change_id',
+      `change id ${JSON.stringify(changeId)} is already stored in message ${sequence} of session ${JSON.stringify(sessionId)}; change ids are unique in a session (§8.4)`,
+    );
+  },
+
+  /** A tool message answers a call that no earlier assistant message made. */
+  unknownToolCall(sessionId: string, toolCallId: string): InvalidRecordError {
+    return new InvalidRecordError(
+      `session ${JSON.stringify(sessionId)} has no assistant message with tool call ${JSON.stringify(toolCallId)}; ` +
+        'append the assistant message that makes the call before its result',
+    );
+  },
+
+  /** A tool message names another tool than the call it answers. */
+  toolIdMismatch(sessionId: string, toolCallId: string, expected: string, got: string): InvalidRecordError {
+    return new InvalidRecordError(
+      `tool call ${JSON.stringify(toolCallId)} of session ${JSON.stringify(sessionId)} was made to ${JSON.stringify(expected)}, but its result names ${JSON.stringify(got)}`,
+    );
+  },
+});
