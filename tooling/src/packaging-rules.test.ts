@@ -96,6 +96,22 @@ describe('packaging rules of every publishable package (issue 9)', () => {
     ]);
   });
 
+  it('lets an app (a bin, no library entry point) bring its own zod, and refuses it as the app\'s peer', async () => {
+    const root = await repository({ root: 'MIT', example: 'MIT' });
+    const app: PublishableManifest = {
+      ...GOOD,
+      bin: { example: './dist/bin/example.js' },
+      exports: { './package.json': './package.json' },
+      peerDependencies: {},
+      peerDependenciesMeta: {},
+      dependencies: { zod: '^4.1.12' },
+    };
+    expect(findPackagingProblems(root, [{ directory: 'packages/example', manifest: app }])).toEqual([]);
+    expect(findPackagingProblems(root, [{ directory: 'packages/example', manifest: { ...app, peerDependencies: { zod: '^4.0.0' } } }])).toEqual([
+      '@openwork/example: an app installs its own zod: move it from "peerDependencies" to "dependencies"',
+    ]);
+  });
+
   it('leaves private packages alone', async () => {
     const root = await repository({ root: 'MIT' });
     expect(findPackagingProblems(root, [{ directory: 'tooling', manifest: { name: '@openwork/tooling', private: true } }])).toEqual([]);

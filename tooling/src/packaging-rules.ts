@@ -40,6 +40,7 @@ export interface PublishableManifest {
   readonly publishConfig?: { readonly access?: string };
   readonly repository?: { readonly directory?: string };
   readonly exports?: unknown;
+  readonly bin?: unknown;
   readonly dependencies?: Record<string, string>;
   readonly devDependencies?: Record<string, string>;
   readonly peerDependencies?: Record<string, string>;
@@ -83,6 +84,14 @@ export function findPackagingProblems(
         problem(`exports["${subpath}"] must be an object whose first condition is "types"`);
       }
     }
+    // An app (a command, no library entry point) is installed on its own, not next to a user's code:
+    // it brings its own copy of everything, so the peer rules below are for libraries only.
+    if (isApp(manifest)) {
+      for (const library of SHARED_PEER_LIBRARIES) {
+        if (manifest.peerDependencies?.[library] !== undefined) problem(`an app installs its own ${library}: move it from "peerDependencies" to "dependencies"`);
+      }
+      continue;
+    }
     for (const library of SHARED_PEER_LIBRARIES) {
       const used = [manifest.dependencies, manifest.devDependencies, manifest.peerDependencies].some((field) => field?.[library] !== undefined);
       if (manifest.dependencies?.[library] !== undefined) problem(`move ${library} from "dependencies" to "peerDependencies" (with a stated range) and "devDependencies"`);
@@ -94,6 +103,12 @@ export function findPackagingProblems(
     }
   }
   return problems;
+}
+
+/** A command-line app: it installs a `bin` and offers no library entry point (`exports["."]`). */
+function isApp(manifest: PublishableManifest): boolean {
+  const hasBin = typeof manifest.bin === 'string' || (typeof manifest.bin === 'object' && manifest.bin !== null);
+  return hasBin && exportTargets(manifest.exports)['.'] === undefined;
 }
 
 function exportTargets(exportsField: unknown): Record<string, unknown> {
