@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatImportCost, measureImportCost } from '../src/consumer-test/measure-import-cost.mjs';
+import { hasLibraryEntryPoint } from '../src/consumer-test/entry-points.mjs';
 import { readWorkspacePackages } from '../src/consumer-test/workspace-packages.mjs';
 
 const workspaceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -18,7 +19,7 @@ const rounds = values.rounds === undefined ? 21 : Number(values.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds takes a positive whole number, not ${values.rounds}`);
 
 const packages = (await readWorkspacePackages(workspaceRoot)).filter(
-  (entry) => !entry.private && (values.package === undefined || values.package.includes(entry.name)),
+  (entry) => !entry.private && hasLibraryEntryPoint(entry.manifest) && (values.package === undefined || values.package.includes(entry.name)),
 );
 console.log(`cold import() of each package against bare \`node -e 0\`, medians of ${rounds} paired rounds (${process.version}):`);
 for (const entry of packages) {

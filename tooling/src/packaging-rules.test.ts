@@ -112,6 +112,20 @@ describe('packaging rules of every publishable package (issue 9)', () => {
     ]);
   });
 
+  it('wants the peer of a workspace dependency declared again: the user installs it next to both', async () => {
+    const root = await repository({ root: 'MIT', example: 'MIT' });
+    const store: PublishableManifest = { ...GOOD, name: '@openwork/store', peerDependencies: { '@types/node': NODE_ENGINE_RANGE }, devDependencies: {}, dependencies: { '@openwork/example': '^0.1.0' } };
+    const packages = [
+      { directory: 'packages/example', manifest: GOOD },
+      { directory: 'packages/example', manifest: store },
+    ];
+    expect(findPackagingProblems(root, packages)).toEqual([
+      '@openwork/store: declare zod in "peerDependencies": @openwork/example expects the user\'s zod, so the user must install it next to this package',
+    ]);
+    const fixed = { ...store, peerDependencies: { ...store.peerDependencies, zod: '^4.0.0' } };
+    expect(findPackagingProblems(root, [packages[0]!, { directory: 'packages/example', manifest: fixed }])).toEqual([]);
+  });
+
   it('leaves private packages alone', async () => {
     const root = await repository({ root: 'MIT' });
     expect(findPackagingProblems(root, [{ directory: 'tooling', manifest: { name: '@openwork/tooling', private: true } }])).toEqual([]);

@@ -58,6 +58,7 @@ export function findPackagingProblems(
   const problems: string[] = [];
   const licence = existsSync(join(root, 'LICENSE')) ? readFileSync(join(root, 'LICENSE'), 'utf8') : undefined;
   if (licence === undefined) problems.push('the repository has no LICENSE file at its root');
+  const byName = new Map(packages.map(({ manifest }) => [manifest.name, manifest]));
   for (const { directory, manifest } of packages) {
     if (manifest.private === true) continue;
     const name = manifest.name ?? directory;
@@ -94,8 +95,12 @@ export function findPackagingProblems(
     }
     for (const library of SHARED_PEER_LIBRARIES) {
       const used = [manifest.dependencies, manifest.devDependencies, manifest.peerDependencies].some((field) => field?.[library] !== undefined);
+      const passedOn = Object.keys(manifest.dependencies ?? {}).filter((dependency) => byName.get(dependency)?.peerDependencies?.[library] !== undefined);
       if (manifest.dependencies?.[library] !== undefined) problem(`move ${library} from "dependencies" to "peerDependencies" (with a stated range) and "devDependencies"`);
       else if (used && manifest.peerDependencies?.[library] === undefined) problem(`declare ${library} in "peerDependencies" with the range you support`);
+      else if (passedOn.length > 0 && manifest.peerDependencies?.[library] === undefined) {
+        problem(`declare ${library} in "peerDependencies": ${passedOn.join(', ')} expects the user's ${library}, so the user must install it next to this package`);
+      }
     }
     if (manifest.dependencies?.['@types/node'] !== undefined) problem('@types/node is for TypeScript users only: make it an optional peer dependency');
     if (manifest.peerDependencies?.['@types/node'] !== undefined && manifest.peerDependenciesMeta?.['@types/node']?.optional !== true) {

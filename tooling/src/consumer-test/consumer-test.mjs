@@ -7,6 +7,7 @@ import { inspectTarball } from './inspect-tarball.mjs';
 import { lowestSatisfyingVersion } from './lowest-satisfying-version.mjs';
 import { binNames, entryPointSpecifiers, hasLibraryEntryPoint } from './entry-points.mjs';
 import { measureImportCost } from './measure-import-cost.mjs';
+import { prepareNativeAddonMirror } from './native-addon-mirror.mjs';
 import { checkReadmePromises, readReadmeContract, specName } from './readme-contract.mjs';
 import { describeFailure, runCommand } from './run-command.mjs';
 import {
@@ -110,8 +111,12 @@ export async function runConsumerTest(options) {
     }
     const workspaceYaml = join(workspaceRoot, 'pnpm-workspace.yaml');
     const allowBuilds = existsSync(workspaceYaml) ? readAllowedBuilds(readFileSync(workspaceYaml, 'utf8')) : [];
+    // Native addons the workspace already compiled reach the projects through their own download
+    // mirrors (native-addon-mirror.mjs); any other version compiles from source.
+    const mirror = await prepareNativeAddonMirror({ workspaceRoot, mirror: join(workDirectory, 'native-addons'), allowBuilds });
+    if (mirror.served.length > 0) log(`native addons served prebuilt from the workspace's build: ${mirror.served.join(', ')}`);
     /** @type {PackageCheckContext} */
-    const context = { workDirectory, tarballs, privateNames, packageManagers, env, storeDirectory, allowBuilds };
+    const context = { workDirectory, tarballs, privateNames, packageManagers, env: { ...env, ...mirror.env }, storeDirectory, allowBuilds };
     /** @type {{ packageName: string, projectDirectory: string }[]} */ const measurable = [];
     // Packages are checked side by side (installs and examples wait on other processes while
     // TypeScript keeps this one busy); each package's lines are printed together when it is done.

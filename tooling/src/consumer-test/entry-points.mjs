@@ -3,11 +3,13 @@
 // the subpaths of `exports`, or run through the commands of `bin`.
 
 /**
- * Whether the package can be imported (an app may only ship commands).
+ * Whether the package can be imported (an app may only ship commands, and export nothing but its
+ * package.json).
  * @param {Record<string, any>} manifest
  */
 export function hasLibraryEntryPoint(manifest) {
-  return manifest.exports !== undefined || manifest.main !== undefined;
+  if (manifest.exports === undefined) return manifest.main !== undefined;
+  return entryPointSpecifiers(manifest).length > 0;
 }
 
 /**
