@@ -83,6 +83,39 @@ describe('BoundedCapture: the cut never splits a character (§7.9)', () => {
     });
   }
 
+  // The first and last lead byte of each length (U+0080 C2, U+07FF DF, U+0800 E0, U+F900 EF,
+  // U+10000 F0, U+100000 F4), one byte inside the head: each is recognised as a lead and dropped whole.
+  for (const character of ['\u0080', '\u07ff', '\u0800', '\uf900', '\u{10000}', '\u{100000}']) {
+    const lead = Buffer.from(character, 'utf8')[0]!.toString(16);
+    it(`a character with lead byte 0x${lead} straddling the head's end is omitted whole`, async () => {
+      const head = 'a'.repeat(2047);
+      const whole = Buffer.from(`${head}${character}${'m'.repeat(20_000)}${'z'.repeat(14_336)}`, 'utf8');
+      const capture = new BoundedCapture();
+      capture.push(whole);
+      const result = await capture.finish();
+      expect(result).toStrictEqual({ ...expectedCut(whole, 2047, 14_336), totalBytes: whole.length });
+      expect(result.text).not.toContain('\uFFFD');
+    });
+  }
+
+  // Bytes that never start a character (C0, C1, F5–FF) end the head as they are: nothing is dropped.
+  for (const invalid of [0xc0, 0xc1, 0xf5, 0xff]) {
+    it(`a byte 0x${invalid.toString(16)} that starts no character is kept at the head's end`, async () => {
+      const whole = Buffer.concat([Buffer.alloc(2047, 'a'), Buffer.from([invalid]), Buffer.alloc(20_000, 'm'), Buffer.alloc(14_336, 'z')]);
+      const capture = new BoundedCapture();
+      capture.push(whole);
+      expect(await capture.finish()).toStrictEqual({ ...expectedCut(whole, 2048, 14_336), totalBytes: whole.length });
+    });
+  }
+
+  it('the tail drops at most three continuation bytes: a fourth stray one is shown as it is', async () => {
+    const tail = Buffer.concat([Buffer.from([0x80, 0x80, 0x80, 0x80]), Buffer.alloc(14_332, 'z')]);
+    const whole = Buffer.concat([Buffer.alloc(2048, 'a'), Buffer.alloc(20_000, 'm'), tail]);
+    const capture = new BoundedCapture();
+    capture.push(whole);
+    expect(await capture.finish()).toStrictEqual({ ...expectedCut(whole, 2048, 14_333), totalBytes: whole.length });
+  });
+
   it('bytes that are not UTF-8 at the cut are shown as they are, not searched beyond four bytes', async () => {
     // Four continuation bytes end the head: no lead byte within reach, nothing is dropped.
     const head = Buffer.concat([Buffer.alloc(2044, 'a'), Buffer.from([0x80, 0x80, 0x80, 0x80])]);
