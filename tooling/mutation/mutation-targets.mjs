@@ -46,6 +46,7 @@ export const mutationTargets = [
     tests: [
       'src/policy/check-access.test.ts',
       'src/policy/check-access-denials.test.ts',
+      'src/policy/protected-parents.test.ts',
       'src/policy/with-grants.test.ts',
       'src/policy/resolve-checked-path.test.ts',
       'src/policy/parity-corpus.test.ts',
