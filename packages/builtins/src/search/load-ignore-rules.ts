@@ -70,31 +70,37 @@ async function excludeFilePath(session: ToolSessionContext, repository: string, 
 }
 
 /**
- * The ignore rules in force at the search root `root` (absolute, canonical): none outside a git
- * repository (like git and ripgrep, `.gitignore` files count only inside one); inside, the
- * repository's `info/exclude` and every `.gitignore` from the repository root down to the
- * root's parent (the root's own and deeper ones are read by the walk). When those rules ignore
- * the root itself — the model asked for an ignored folder by name — only the rules found inside
- * it apply, so an explicit path is always searched.
+ * The ignore rules in force at the search root `root` (absolute, canonical): every `.ignore` file
+ * from `/` down to the root's parent; inside a git repository also the repository's `info/exclude`
+ * and every `.gitignore` from the repository root down to the root's parent (like git and
+ * ripgrep, `.gitignore` files count only inside one). The root's own files and deeper ones are
+ * read by the walk. When those rules ignore the root itself — the model asked for an ignored
+ * folder by name — only the rules found inside it apply, so an explicit path is always searched.
  */
 export async function loadIgnoreRules(session: ToolSessionContext, root: string, policy: SandboxPolicy): Promise<IgnoreRules> {
   const repository = await findRepositoryRoot(session, root);
-  if (repository === undefined) return IgnoreRules.none;
-  let rules = IgnoreRules.repository;
-  const exclude = await excludeFilePath(session, repository, policy);
-  const excludePatterns = exclude === undefined ? undefined : await readIgnoreFile(session, exclude, policy);
-  if (excludePatterns !== undefined) rules = rules.with(repository, excludePatterns);
-  const between: string[] = [];
-  for (let directory = parentOf(root); directory !== undefined && root !== repository; directory = parentOf(directory)) {
-    between.unshift(directory);
-    if (directory === repository) break;
+  const fresh = repository === undefined ? IgnoreRules.none : IgnoreRules.repository;
+  let rules = fresh;
+  if (repository !== undefined) {
+    const exclude = await excludeFilePath(session, repository, policy);
+    const excludePatterns = exclude === undefined ? undefined : await readIgnoreFile(session, exclude, policy);
+    if (excludePatterns !== undefined) rules = rules.withGitignore(repository, excludePatterns);
   }
-  for (const directory of between) {
+  const ancestors: string[] = [];
+  for (let directory = parentOf(root); directory !== undefined; directory = parentOf(directory)) ancestors.unshift(directory);
+  for (const directory of ancestors) {
+    const ignored = await readIgnoreFile(session, join(directory, '.ignore'), policy);
+    if (ignored !== undefined) rules = rules.withIgnoreFile(directory, ignored);
+    if (repository === undefined || !isAtOrBelow(directory, repository)) continue;
     const patterns = await readIgnoreFile(session, join(directory, '.gitignore'), policy);
-    if (patterns !== undefined) rules = rules.with(directory, patterns);
+    if (patterns !== undefined) rules = rules.withGitignore(directory, patterns);
   }
-  for (let path: string | undefined = root; path !== undefined && path !== repository; path = parentOf(path)) {
-    if (rules.ignores(path, true)) return IgnoreRules.repository;
+  for (let path: string | undefined = root; path !== undefined && path !== '/'; path = parentOf(path)) {
+    if (rules.ignores(path, true)) return fresh;
   }
   return rules;
+}
+
+function isAtOrBelow(path: string, directory: string): boolean {
+  return path === directory || directory === '/' || path.startsWith(`${directory}/`);
 }

@@ -141,3 +141,69 @@ describe('the walk of grep and glob, with git as the oracle (§7.6 .gitignore)',
     }, 300_000);
   }
 });
+
+/** `rg --files` under `root` (sorted, relative), without the user's config or global excludes. */
+async function ripgrepFiles(root: string): Promise<string[]> {
+  const { stdout } = await run('rg', ['--files', '--no-config', '--no-ignore-global', '--no-messages'], { cwd: root, env: gitEnvironment, maxBuffer: 64 * 1024 * 1024 }).catch(
+    (error: { code?: number; stdout?: string }) => (error.code === 1 ? { stdout: '' } : Promise.reject(error)),
+  );
+  // ripgrep lists a hidden path that an ignore file whitelists (`!*/`, `!.git`…); the spec skips
+  // hidden files and folders whatever the ignore files say (§7.6), so those are left out.
+  return stdout
+    .split('\n')
+    .filter((path) => path !== '')
+    .map((path) => path.replace(/^\.\//, ''))
+    .filter((path) => !path.split('/').some((part) => part.startsWith('.')))
+    .sort();
+}
+
+/**
+ * A tree like `generateTree`'s, but with what ripgrep's walk (the `ignore` crate the spec's walk
+ * uses) knows beyond git: `.ignore` files anywhere, a root outside any repository, and
+ * repositories nested in the tree (whose `.gitignore` files stop at their own root).
+ */
+async function generateRipgrepTree(root: string, seed: number): Promise<void> {
+  const next = random(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const directories = [''];
+  const fill = async (directory: string, depth: number): Promise<boolean> => {
+    if (!(await mkdir(join(root, directory), { recursive: true }).then(() => true, () => false))) return false;
+    for (let index = 0, count = 1 + Math.floor(next() * 4); index < count; index += 1) {
+      await writeFile(join(root, directory, pick(FILE_NAMES)), 'x\n').catch(() => undefined);
+    }
+    if (depth >= 3) return true;
+    for (let index = 0, count = Math.floor(next() * 3); index < count; index += 1) {
+      const child = directory === '' ? pick(DIRECTORY_NAMES) : `${directory}/${pick(DIRECTORY_NAMES)}`;
+      if (directories.includes(child)) continue;
+      if (await fill(child, depth + 1)) directories.push(child);
+    }
+    return true;
+  };
+  await fill('', 0);
+  const patterns = () => `${Array.from({ length: 1 + Math.floor(next() * 4) }, () => pick(PATTERNS)).join('\n')}\n`;
+  if (next() < 0.6) await run('git', ['init', '-q', root], { env: gitEnvironment });
+  for (const directory of directories) {
+    if (directory !== '' && next() < 0.15) await run('git', ['init', '-q', join(root, directory)], { env: gitEnvironment });
+    if (next() < 0.4) await writeFile(join(root, directory, '.gitignore'), patterns());
+    if (next() < 0.3) await writeFile(join(root, directory, '.ignore'), patterns());
+  }
+}
+
+describe('the walk of grep and glob, with ripgrep as the oracle (.ignore files, roots outside a repository, nested repositories)', () => {
+  for (const part of [0, 1, 2, 3]) {
+    it(`visits exactly the files \`rg --files\` lists in generated trees (seeds ${1001 + part * 40}–${1040 + part * 40})`, async () => {
+      const seeds = Array.from({ length: 40 }, (_, index) => 1001 + part * 40 + index);
+      for (let start = 0; start < seeds.length; start += 8) {
+        await Promise.all(
+          seeds.slice(start, start + 8).map(async (seed) => {
+            const root = join(scratch, `rg-tree-${seed}`);
+            await generateRipgrepTree(root, seed);
+            const expected = await ripgrepFiles(root);
+            const walked = await walkedFiles(root, `rg-tree-${seed}`);
+            expect({ missing: expected.filter((path) => !walked.includes(path)), extra: walked.filter((path) => !expected.includes(path)) }, `generated tree, seed ${seed}`).toEqual({ missing: [], extra: [] });
+          }),
+        );
+      }
+    }, 300_000);
+  }
+});

@@ -41,8 +41,9 @@ type Listing = Promise<DirectoryEntry[] | undefined>;
 
 /**
  * The one traversal of grep and glob (§7.6, §7.7): depth first, entries of a directory in code
- * point order (a stable walk order), `.gitignore` rules applied (inside a git repository, like
- * git and ripgrep), hidden files and folders skipped, symbolic links neither followed nor listed,
+ * point order (a stable walk order), `.gitignore` rules applied inside a git repository (the
+ * search root's or one the walk enters) and `.ignore` files everywhere (`IgnoreRules`), like git
+ * and ripgrep; hidden files and folders skipped, symbolic links neither followed nor listed,
  * FIFOs and devices skipped, and no credential path listed or read (acceptance 10b): every entry
  * is checked against the call's policy, except below a directory the `CredentialFence` proves
  * holds no credential path. Unreadable directories are skipped. Listings of the folders ahead
@@ -99,10 +100,21 @@ class SearchWalk {
     if (entries === undefined) return true;
     const checkEach = this.#fence.mayHoldCredentials(path);
     let rules = inherited;
-    if (rules.active && entries.some((entry) => entry.name === '.gitignore' && entry.kind === 'file')) {
-      const ignoreFile = join(path, '.gitignore');
-      const patterns = await readIgnoreFile(options.session, ignoreFile, checkEach ? options.policy : undefined);
-      if (patterns !== undefined) rules = rules.with(path, patterns);
+    const has = (name: string, kind: DirectoryEntry['kind']) => entries.some((entry) => entry.name === name && entry.kind === kind);
+    const readHere = (name: string) => readIgnoreFile(options.session, join(path, name), checkEach ? options.policy : undefined);
+    if (relative !== '' && (has('.git', 'directory') || has('.git', 'file'))) {
+      // A repository inside the tree (or the first one of a tree outside any): its own git rules.
+      rules = rules.enteringRepository();
+      const exclude = has('.git', 'directory') ? await readHere('.git/info/exclude') : undefined;
+      if (exclude !== undefined) rules = rules.withGitignore(path, exclude);
+    }
+    if (has('.ignore', 'file')) {
+      const patterns = await readHere('.ignore');
+      if (patterns !== undefined) rules = rules.withIgnoreFile(path, patterns);
+    }
+    if (rules.inRepository && has('.gitignore', 'file')) {
+      const patterns = await readHere('.gitignore');
+      if (patterns !== undefined) rules = rules.withGitignore(path, patterns);
     }
     entries.sort((left, right) => compareCodePoints(left.name, right.name));
     // Keep what the walk will visit, and start listing the folders among it.
@@ -112,7 +124,7 @@ class SearchWalk {
       const isDirectory = entry.kind === 'directory';
       if (!isDirectory && entry.kind !== 'file') continue;
       const entryPath = join(path, entry.name);
-      if (rules.active && rules.ignores(entryPath, isDirectory)) continue;
+      if (rules.ignores(entryPath, isDirectory)) continue;
       if (checkEach && !this.#fence.readable(entryPath)) continue;
       visit.push({ entry, path: entryPath, listing: isDirectory ? this.list(entryPath) : undefined });
     }
