@@ -85,8 +85,11 @@ const PATTERNS = [
   'node_modules', 'main.rs', '!main.rs', 'x y/', 'n\\ o.txt', 'keep/', '!keep/', '**/deep/**', 'tmp/', '*.LOG', '\\#hash', 'a1 ',
 ];
 
-async function generateTree(root: string, seed: number): Promise<void> {
-  const next = random(seed);
+/**
+ * Random folders (up to three levels) of random files under `root`, a hidden file now and then
+ * when `hidden`; returns the folders made, relative (`''` is the root).
+ */
+async function fillTree(root: string, next: () => number, hidden: boolean): Promise<string[]> {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const directories = [''];
   const fill = async (directory: string, depth: number): Promise<boolean> => {
@@ -95,7 +98,7 @@ async function generateTree(root: string, seed: number): Promise<void> {
     for (let index = 0, count = 1 + Math.floor(next() * 4); index < count; index += 1) {
       await writeFile(join(root, directory, pick(FILE_NAMES)), 'x\n').catch(() => undefined);
     }
-    if (next() < 0.15) await writeFile(join(root, directory, '.hidden.txt'), 'x\n');
+    if (hidden && next() < 0.15) await writeFile(join(root, directory, '.hidden.txt'), 'x\n');
     if (depth >= 3) return true;
     for (let index = 0, count = Math.floor(next() * 3); index < count; index += 1) {
       const child = directory === '' ? pick(DIRECTORY_NAMES) : `${directory}/${pick(DIRECTORY_NAMES)}`;
@@ -105,6 +108,13 @@ async function generateTree(root: string, seed: number): Promise<void> {
     return true;
   };
   await fill('', 0);
+  return directories;
+}
+
+async function generateTree(root: string, seed: number): Promise<void> {
+  const next = random(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const directories = await fillTree(root, next, true);
   await run('git', ['init', '-q', root], { env: gitEnvironment });
   for (const directory of directories) {
     if (next() < 0.45) {
@@ -165,21 +175,7 @@ async function ripgrepFiles(root: string): Promise<string[]> {
 async function generateRipgrepTree(root: string, seed: number): Promise<void> {
   const next = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-  const directories = [''];
-  const fill = async (directory: string, depth: number): Promise<boolean> => {
-    if (!(await mkdir(join(root, directory), { recursive: true }).then(() => true, () => false))) return false;
-    for (let index = 0, count = 1 + Math.floor(next() * 4); index < count; index += 1) {
-      await writeFile(join(root, directory, pick(FILE_NAMES)), 'x\n').catch(() => undefined);
-    }
-    if (depth >= 3) return true;
-    for (let index = 0, count = Math.floor(next() * 3); index < count; index += 1) {
-      const child = directory === '' ? pick(DIRECTORY_NAMES) : `${directory}/${pick(DIRECTORY_NAMES)}`;
-      if (directories.includes(child)) continue;
-      if (await fill(child, depth + 1)) directories.push(child);
-    }
-    return true;
-  };
-  await fill('', 0);
+  const directories = await fillTree(root, next, false);
   const patterns = () => `${Array.from({ length: 1 + Math.floor(next() * 4) }, () => pick(PATTERNS)).join('\n')}\n`;
   if (next() < 0.6) await run('git', ['init', '-q', root], { env: gitEnvironment });
   for (const directory of directories) {
