@@ -190,6 +190,25 @@ describe('grep (§7.6)', () => {
     expect(await fixture.text('grep', { pattern: 'needle' })).toBe('late-nul.txt\n1:needle early\n3:needle before nul\n\ntext.txt\n1:needle');
   });
 
+  it('sniffs byte order marks as ripgrep does: a UTF-8 BOM is dropped, UTF-16 with a BOM is searched as text', async () => {
+    const text = 'needle one\nno\n\u00e9 needle \u{1F600}\n';
+    const utf16be = Buffer.from(text, 'utf16le');
+    utf16be.swap16();
+    await put('a-utf8-bom.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]));
+    await put('b-utf16le.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    await put('c-utf16be.txt', Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be]));
+    await put('d-utf16-no-bom.txt', Buffer.from(text, 'utf16le')); // NUL bytes, no BOM: binary
+    const found = '1:needle one\n3:\u00e9 needle \u{1F600}';
+    expect(await fixture.text('grep', { pattern: '^needle|needle \\S+$' })).toBe(`a-utf8-bom.txt\n${found}\n\nb-utf16le.txt\n${found}\n\nc-utf16be.txt\n${found}`);
+    // Read in 8 MiB chunks through a host file system: the emoji's surrogate pair is split between
+    // two reads (BOM + 2,097,151 lines of 4 bytes + the high surrogate = 8 MiB exactly).
+    const hosted = await other({ filesystem: interceptingFileSystem(() => undefined) });
+    const big = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${'x\n'.repeat(2_097_151)}\u{1F600} needle\n`, 'utf16le')]);
+    expect(big.subarray(8 * 1024 * 1024 - 2, 8 * 1024 * 1024 + 2)).toEqual(Buffer.from('\u{1F600}', 'utf16le'));
+    await put('big-utf16le.txt', big, hosted.workspace);
+    expect(await hosted.text('grep', { pattern: 'needle' })).toBe('big-utf16le.txt\n2097152:\u{1F600} needle');
+  });
+
   it('skips a file with a line over 64 MiB', async () => {
     const big = Buffer.alloc(64 * 1024 * 1024 + 10, 'a');
     big.write('needle', 100);

@@ -1,3 +1,4 @@
+import { TextDecoder } from 'node:util';
 import { BINARY_PROBE_BYTES, MAX_SEARCH_LINE_BYTES } from './search-limits.js';
 
 /** How the bytes of one file ended up. */
@@ -9,9 +10,16 @@ export type RegionOutcome = 'searched' | 'binary' | 'long-line';
  * there, the partial line before it included; a line longer than 64 MiB skips the file (for files
  * that large the caller probes first with `LongLineProbe`, so this is a guard). Chunks may be
  * reused by the caller after `push` returns: only the unfinished last line is copied.
+ *
+ * Byte order marks are sniffed as grep-searcher does by default (and so ripgrep): a UTF-8 BOM is
+ * dropped, so `^` matches the first line's first character; a file that starts with a UTF-16 BOM
+ * (`FF FE`, `FE FF`) is searched as its UTF-8 transcoding (unpaired surrogates become U+FFFD), the
+ * NUL test applying to the transcoded text, so such a file is text, not binary.
  */
 export class RegionAssembler {
   readonly #scan: (region: Buffer) => boolean;
+  #sniffed = false;
+  #decoder: TextDecoder | undefined;
   #carry: Buffer | undefined;
   #seen = 0;
   #outcome: RegionOutcome = 'searched';
@@ -26,8 +34,9 @@ export class RegionAssembler {
   }
 
   /** Feeds the next chunk; `false` when no more chunks are wanted. */
-  push(chunk: Buffer): boolean {
+  push(bytes: Buffer): boolean {
     if (this.#finished) return false;
+    const chunk = this.#decoded(bytes, false);
     const nul = chunk.indexOf(0);
     if (nul >= 0) {
       if (this.#seen + nul < BINARY_PROBE_BYTES) return this.#end('binary');
@@ -51,7 +60,8 @@ export class RegionAssembler {
   }
 
   /** The whole file in one buffer: one region, nothing copied. */
-  pushWhole(bytes: Buffer): void {
+  pushWhole(whole: Buffer): void {
+    const bytes = this.#decoded(whole, true);
     const nul = bytes.indexOf(0);
     if (nul >= 0 && nul < BINARY_PROBE_BYTES) {
       this.#end('binary');
@@ -64,10 +74,25 @@ export class RegionAssembler {
   /** No more chunks: the last line, if it had no `\n`, is searched too. */
   end(): void {
     if (this.#finished) return;
-    const carry = this.#carry;
+    const rest = this.#decoder === undefined ? undefined : Buffer.from(this.#decoder.decode(), 'utf8');
+    const carry = rest === undefined || rest.length === 0 ? this.#carry : this.#joined(rest);
     this.#carry = undefined;
     if (carry !== undefined) this.#emit(carry);
     this.#end('searched');
+  }
+
+  /** The bytes to search: the BOM sniffed on the first chunk, UTF-16 transcoded to UTF-8. */
+  #decoded(bytes: Buffer, final: boolean): Buffer {
+    let chunk = bytes;
+    if (!this.#sniffed) {
+      this.#sniffed = true;
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+      else if (chunk[0] === 0xff && chunk[1] === 0xfe) this.#decoder = new TextDecoder('utf-16le');
+      else if (chunk[0] === 0xfe && chunk[1] === 0xff) this.#decoder = new TextDecoder('utf-16be');
+      if (this.#decoder !== undefined) chunk = chunk.subarray(2);
+    }
+    if (this.#decoder === undefined) return chunk;
+    return Buffer.from(this.#decoder.decode(chunk, { stream: !final }), 'utf8');
   }
 
   #joined(chunk: Buffer): Buffer {
