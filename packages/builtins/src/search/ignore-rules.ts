@@ -63,6 +63,9 @@ function level(directory: string, patterns: string): IgnoreLevel {
 }
 
 type Verdict = { ignored: boolean; unignored: boolean };
+
+/** What the `ignore` package refuses as a relative path: leading dots then a slash, or dots only. */
+const NOT_RELATIVE = /^\.*\/|^\.+$/;
 type RuleSet = { test(path: string, mode: string): Verdict };
 
 /**
@@ -92,11 +95,9 @@ const ownVerdict: (matcher: Ignore, relative: string) => Verdict = (() => {
     works = false;
   }
   if (!works) return (matcher, relative) => matcher.test(relative);
-  return (matcher, relative) => {
-    // The path checks `test` does first (a relative path, no `..`), before the own rules.
-    matcher.test(relative);
-    return rulesOf(matcher)!.test(relative, 'regex');
-  };
+  return (matcher, relative) =>
+    // A path `test` would refuse as not relative (`../x`, `..`) goes through `test`, which throws.
+    NOT_RELATIVE.test(relative) ? matcher.test(relative) : rulesOf(matcher)!.test(relative, 'regex');
 })();
 
 /** The verdict of the deepest level with a pattern matching `path`, or `undefined` when none has one. */
