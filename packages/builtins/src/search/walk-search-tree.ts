@@ -40,6 +40,9 @@ const LISTINGS_IN_FLIGHT = 16;
 /** A directory's entries, or `undefined` when it cannot be listed or was swapped for a link. */
 type Listing = Promise<DirectoryEntry[] | undefined>;
 
+/** Synchronous listings of local folders between two turns of the event loop. */
+const FOLDERS_BETWEEN_YIELDS = 32;
+
 function kindOf(entry: Dirent): DirectoryEntry['kind'] {
   if (entry.isFile()) return 'file';
   if (entry.isDirectory()) return 'directory';
@@ -71,6 +74,7 @@ class SearchWalk {
 
   /** Whether the session reads local files with the plain `NodeFileSystem` (not a host's own). */
   readonly #local: boolean;
+  #sinceYield = 0;
 
   constructor(options: SearchWalkOptions) {
     this.#options = options;
@@ -85,13 +89,19 @@ class SearchWalk {
       // The local file system, read directly (as grep's workers read files): one synchronous
       // readdir and lstat instead of two round trips through libuv's thread pool per folder.
       if (this.#options.shouldStop()) return Promise.resolve(undefined);
+      let entries: DirectoryEntry[] | undefined;
       try {
-        const entries = readdirSync(path, { withFileTypes: true }).map((entry): DirectoryEntry => ({ name: entry.name, kind: kindOf(entry) }));
-        if (!isRoot && !lstatSync(path).isDirectory()) return Promise.resolve(undefined);
-        return Promise.resolve(entries);
+        entries = readdirSync(path, { withFileTypes: true }).map((entry): DirectoryEntry => ({ name: entry.name, kind: kindOf(entry) }));
+        if (!isRoot && !lstatSync(path).isDirectory()) entries = undefined;
       } catch {
-        return Promise.resolve(undefined);
+        entries = undefined;
       }
+      // Every few folders the walk gives the event loop a turn, so a cancellation (an MCP
+      // notification, a host's abort) can arrive during a long walk that finds nothing to read.
+      this.#sinceYield += 1;
+      if (this.#sinceYield < FOLDERS_BETWEEN_YIELDS) return Promise.resolve(entries);
+      this.#sinceYield = 0;
+      return new Promise((resolve) => setImmediate(() => resolve(entries)));
     }
     const run = async (): Promise<DirectoryEntry[] | undefined> => {
       if (this.#options.shouldStop()) return undefined;
