@@ -52,6 +52,23 @@ describe('NodeFileSystem metadata', () => {
     expect(await codeOf(fileSystem.realpath(join(directory.path, 'nothing')))).toBe('not_found');
   });
 
+  it('listFolderSync lists one level with the same kinds, and nothing for a link, a file or a missing folder', async () => {
+    await mkdir(join(directory.path, 'sub'));
+    await writeFile(join(directory.path, 'file.txt'), '');
+    await symlink(join(directory.path, 'sub'), join(directory.path, 'to-dir'));
+    await symlink(join(directory.path, 'gone'), join(directory.path, 'dangling'));
+    const listed = new NodeFileSystem().listFolderSync(directory.path);
+    expect([...(listed ?? [])].sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+      [...(await fileSystem.readdir(directory.path))].sort((a, b) => a.name.localeCompare(b.name)),
+    );
+    expect(listed).toHaveLength(4);
+    // A folder swapped for a link to one is not listed through the link (the walk's swap check).
+    expect(new NodeFileSystem().listFolderSync(join(directory.path, 'to-dir'))).toBeUndefined();
+    expect(new NodeFileSystem().listFolderSync(join(directory.path, 'file.txt'))).toBeUndefined();
+    expect(new NodeFileSystem().listFolderSync(join(directory.path, 'gone'))).toBeUndefined();
+    expect(() => new NodeFileSystem().listFolderSync('sub')).toThrow(/absolute/);
+  });
+
   it('readdir lists one level with kinds, following symlinks only when asked', async () => {
     await mkdir(join(directory.path, 'sub'));
     await writeFile(join(directory.path, 'sub', 'deep.txt'), '');

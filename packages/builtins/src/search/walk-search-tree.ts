@@ -1,4 +1,3 @@
-import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { NodeFileSystem, type DirectoryEntry } from '@openwork/fs-backend';
 import type { SandboxPolicy } from '@openwork/sandbox';
 import type { CheckedPath } from '../context/checked-path.js';
@@ -43,13 +42,6 @@ type Listing = Promise<DirectoryEntry[] | undefined>;
 /** Synchronous listings of local folders between two turns of the event loop. */
 const FOLDERS_BETWEEN_YIELDS = 32;
 
-function kindOf(entry: Dirent): DirectoryEntry['kind'] {
-  if (entry.isFile()) return 'file';
-  if (entry.isDirectory()) return 'directory';
-  if (entry.isSymbolicLink()) return 'symlink';
-  return 'other';
-}
-
 /**
  * The one traversal of grep and glob (§7.6, §7.7): depth first, entries of a directory in code
  * point order (a stable walk order), `.gitignore` rules applied inside a git repository (the
@@ -72,30 +64,24 @@ class SearchWalk {
   #inFlight = 0;
   readonly #waiting: (() => void)[] = [];
 
-  /** Whether the session reads local files with the plain `NodeFileSystem` (not a host's own). */
-  readonly #local: boolean;
+  /** The session's file system when it is the plain `NodeFileSystem` (not a host's own). */
+  readonly #local: NodeFileSystem | undefined;
   #sinceYield = 0;
 
   constructor(options: SearchWalkOptions) {
     this.#options = options;
     this.#fence = new CredentialFence(options.policy);
-    this.#local = Object.getPrototypeOf(options.session.filesystem) === NodeFileSystem.prototype;
+    const filesystem = options.session.filesystem;
+    this.#local = Object.getPrototypeOf(filesystem) === NodeFileSystem.prototype ? (filesystem as NodeFileSystem) : undefined;
   }
 
   /** Lists `path`; after the listing, a folder that is now a link (swapped in) counts as unlistable. */
   list(path: string, isRoot = false): Listing {
     const filesystem = this.#options.session.filesystem;
-    if (this.#local) {
-      // The local file system, read directly (as grep's workers read files): one synchronous
-      // readdir and lstat instead of two round trips through libuv's thread pool per folder.
+    if (this.#local !== undefined) {
+      // The local file system: one synchronous readdir and lstat per folder (`listFolderSync`).
       if (this.#options.shouldStop()) return Promise.resolve(undefined);
-      let entries: DirectoryEntry[] | undefined;
-      try {
-        entries = readdirSync(path, { withFileTypes: true }).map((entry): DirectoryEntry => ({ name: entry.name, kind: kindOf(entry) }));
-        if (!isRoot && !lstatSync(path).isDirectory()) entries = undefined;
-      } catch {
-        entries = undefined;
-      }
+      const entries = this.#local.listFolderSync(path);
       // Every few folders the walk gives the event loop a turn, so a cancellation (an MCP
       // notification, a host's abort) can arrive during a long walk that finds nothing to read.
       this.#sinceYield += 1;
