@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readWorkspace } from './package-graph.ts';
-import { findPackagingProblems, NODE_ENGINE_RANGE, type PublishableManifest } from './packaging-rules.ts';
+import { findPackagingProblems, NODE_ENGINE_RANGE, NODE_TYPES_RANGE, type PublishableManifest } from './packaging-rules.ts';
 
 const workspaceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cleanup: string[] = [];
@@ -23,7 +23,7 @@ const GOOD: PublishableManifest = {
   publishConfig: { access: 'public' },
   repository: { directory: 'packages/example' },
   exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' },
-  peerDependencies: { zod: '^4.0.0', '@types/node': NODE_ENGINE_RANGE },
+  peerDependencies: { zod: '^4.0.0', '@types/node': NODE_TYPES_RANGE },
   peerDependenciesMeta: { '@types/node': { optional: true } },
   devDependencies: { zod: '^4.1.12' },
 };
@@ -85,7 +85,7 @@ describe('packaging rules of every publishable package (issue 9)', () => {
     const root = await repository({});
     const manifest: PublishableManifest = {
       ...GOOD,
-      peerDependencies: { '@types/node': NODE_ENGINE_RANGE },
+      peerDependencies: { '@types/node': NODE_TYPES_RANGE },
       peerDependenciesMeta: {},
     };
     expect(findPackagingProblems(root, [{ directory: 'packages/example', manifest }])).toEqual([
@@ -114,7 +114,7 @@ describe('packaging rules of every publishable package (issue 9)', () => {
 
   it('wants the peer of a workspace dependency declared again: the user installs it next to both', async () => {
     const root = await repository({ root: 'MIT', example: 'MIT' });
-    const store: PublishableManifest = { ...GOOD, name: '@openwork/store', peerDependencies: { '@types/node': NODE_ENGINE_RANGE }, devDependencies: {}, dependencies: { '@openwork/example': '^0.1.0' } };
+    const store: PublishableManifest = { ...GOOD, name: '@openwork/store', peerDependencies: { '@types/node': NODE_TYPES_RANGE }, devDependencies: {}, dependencies: { '@openwork/example': '^0.1.0' } };
     const packages = [
       { directory: 'packages/example', manifest: GOOD },
       { directory: 'packages/example', manifest: store },

@@ -8,11 +8,19 @@ import { join } from 'node:path';
  */
 
 /**
- * Node releases that run ES modules and can also `require()` them (require(esm) is on by default
- * from 20.19 and 22.12): the honest floor of an ESM-only package, the range Vite and the noble
- * libraries state too. Every README states it verbatim.
+ * The Node releases people run and we test (architecture §9): 22 (maintenance LTS) and 24 (active
+ * LTS). The floors are those of our native dependencies (re2 1.27 and node-gyp 13 declare
+ * `^22.22.2 || ^24.15.0`), so `engines` stays true for a package together with what it installs;
+ * both also run ES modules and `require()` them (require(esm)). Node 20 reached end of life on
+ * 2026-04-30. Every README states the range verbatim.
  */
-export const NODE_ENGINE_RANGE = '^20.19.0 || >=22.12.0';
+export const NODE_ENGINE_RANGE = '^22.22.2 || ^24.15.0';
+
+/**
+ * The optional `@types/node` peer: any types of a supported release (they do not follow Node's own
+ * patch numbers, so the engine range would admit none of the 22.x types).
+ */
+export const NODE_TYPES_RANGE = '>=22.0.0';
 
 /**
  * Libraries whose types cross our public API (a user's zod schema goes into `defineTool`): always
@@ -103,7 +111,9 @@ export function findPackagingProblems(
       }
     }
     if (manifest.dependencies?.['@types/node'] !== undefined) problem('@types/node is for TypeScript users only: make it an optional peer dependency');
-    if (manifest.peerDependencies?.['@types/node'] !== undefined && manifest.peerDependenciesMeta?.['@types/node']?.optional !== true) {
+    const typesPeer = manifest.peerDependencies?.['@types/node'];
+    if (typesPeer !== undefined && typesPeer !== NODE_TYPES_RANGE) problem(`set the @types/node peer to "${NODE_TYPES_RANGE}" (the types of every supported Node release)`);
+    if (typesPeer !== undefined && manifest.peerDependenciesMeta?.['@types/node']?.optional !== true) {
       problem('mark the @types/node peer optional ("peerDependenciesMeta") so JavaScript users are not made to install it');
     }
   }

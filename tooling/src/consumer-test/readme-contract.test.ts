@@ -9,7 +9,7 @@ const README = [
   'npm install -D @types/node   # TypeScript users', // 5
   '```',
   '',
-  'ESM-only, Node `^20.19.0 || >=22.12.0`.', // 8
+  'ESM-only, Node `^22.22.2 || ^24.15.0`.', // 8
   '',
   '```js', // 10
   "import { analyzeCommand } from '@openwork/sandbox';",
@@ -31,8 +31,8 @@ const README = [
 const MANIFEST = {
   name: '@openwork/sandbox',
   exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
-  engines: { node: '^20.19.0 || >=22.12.0' },
-  peerDependencies: { zod: '^4.0.0', '@types/node': '^20.19.0 || >=22.12.0' },
+  engines: { node: '^22.22.2 || ^24.15.0' },
+  peerDependencies: { zod: '^4.0.0', '@types/node': '>=22.0.0' },
   peerDependenciesMeta: { '@types/node': { optional: true } },
 };
 
@@ -68,15 +68,15 @@ describe('what the consumer test reads from a README', () => {
     expect(checkReadmePromises(bare, readReadmeContract(bare), MANIFEST)).toEqual([
       'no `npm install @openwork/sandbox …` line in a sh block: say how to install the package (with its peers)',
       'the peer dependency zod (^4.0.0) is missing from the install line; without it a pnpm project cannot import it',
-      'the optional peer @types/node (^20.19.0 || >=22.12.0) is in no install line; say who needs it (e.g. `npm install -D @types/node` for TypeScript users)',
+      'the optional peer @types/node (>=22.0.0) is in no install line; say who needs it (e.g. `npm install -D @types/node` for TypeScript users)',
       'the README does not say that the package is ESM-only',
-      'the README does not state the Node range of engines.node (^20.19.0 || >=22.12.0)',
+      'the README does not state the Node range of engines.node (^22.22.2 || ^24.15.0)',
       'the README has no js/ts example',
     ]);
   });
 
   it('asks no js/ts example of an app that only installs commands', () => {
-    const app = '# openwork\n\n```sh\nnpm install openwork\n```\n\nESM-only, Node `^20.19.0 || >=22.12.0`.\n';
+    const app = '# openwork\n\n```sh\nnpm install openwork\n```\n\nESM-only, Node `^22.22.2 || ^24.15.0`.\n';
     expect(checkReadmePromises(app, readReadmeContract(app), { name: 'openwork', bin: { openwork: './dist/cli.js' }, engines: MANIFEST.engines })).toEqual([]);
   });
 

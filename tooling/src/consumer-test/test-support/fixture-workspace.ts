@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-export const FIXTURE_NODE_RANGE = '^20.19.0 || >=22.12.0';
+export const FIXTURE_NODE_RANGE = '^22.22.2 || ^24.15.0';
 
 /** The README of a fixture package; `examples` are whole fenced blocks, `install` what it installs. */
 export function fixtureReadme(name: string, examples: readonly string[], install: readonly string[] = [name]): string {
