@@ -8,6 +8,7 @@ import { lowestSatisfyingVersion } from './lowest-satisfying-version.mjs';
 import { binNames, entryPointSpecifiers, hasLibraryEntryPoint } from './entry-points.mjs';
 import { measureImportCost } from './measure-import-cost.mjs';
 import { prepareNativeAddonMirror } from './native-addon-mirror.mjs';
+import { installNativeAddonsAsUser, workspaceNativeAddons } from './install-native-addons-as-user.mjs';
 import { checkReadmePromises, readReadmeContract, specName } from './readme-contract.mjs';
 import { describeFailure, runCommand } from './run-command.mjs';
 import {
@@ -43,6 +44,9 @@ import { readWorkspacePackages } from './workspace-packages.mjs';
  * @property {string} [storeDirectory] pnpm store to use instead of the machine's
  * @property {number} [concurrency] packages checked side by side (default 2)
  * @property {boolean} [keepProjects] leave the temp projects on disk (their path is logged) to debug a failure
+ * @property {boolean} [nativeAddonsAsUser] first install every native addon the way an outside user
+ *   on this Node does (its own prebuilt download, else a source build; no mirror of ours), report
+ *   each plainly as a check, then serve those binaries to the projects instead of the workspace's
  * @property {(line: string) => void} [log]
  */
 
@@ -113,8 +117,18 @@ export async function runConsumerTest(options) {
     const allowBuilds = existsSync(workspaceYaml) ? readAllowedBuilds(readFileSync(workspaceYaml, 'utf8')) : [];
     // Native addons the workspace already compiled reach the projects through their own download
     // mirrors (native-addon-mirror.mjs); any other version compiles from source.
-    const mirror = await prepareNativeAddonMirror({ workspaceRoot, mirror: join(workDirectory, 'native-addons'), allowBuilds });
-    if (mirror.served.length > 0) log(`native addons served prebuilt from the workspace's build: ${mirror.served.join(', ')}`);
+    /** @type {string | undefined} */ let nodeModules;
+    if (options.nativeAddonsAsUser === true) {
+      const addons = workspaceNativeAddons(workspaceRoot, allowBuilds);
+      log(`native addons installed as a user would, without our mirror: ${addons.map(({ name, version }) => `${name}@${version}`).join(', ')}`);
+      const asUser = await installNativeAddonsAsUser({ addons, directory: join(workDirectory, 'native-addons-as-user'), env });
+      print(asUser.checks);
+      nodeModules = asUser.nodeModules;
+    }
+    const mirror = await prepareNativeAddonMirror({ workspaceRoot, mirror: join(workDirectory, 'native-addons'), allowBuilds, nodeModules });
+    if (mirror.served.length > 0) {
+      log(`native addons served prebuilt from ${nodeModules === undefined ? "the workspace's build" : 'the native-addon leg'}: ${mirror.served.join(', ')}`);
+    }
     /** @type {PackageCheckContext} */
     const context = { workDirectory, tarballs, privateNames, packageManagers, env: { ...env, ...mirror.env }, storeDirectory, allowBuilds };
     /** @type {{ packageName: string, projectDirectory: string }[]} */ const measurable = [];
