@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
-import { ConsumerProject, PACKAGE_MANAGERS, readAllowedBuilds } from './consumer-project.mjs';
+import { ConsumerProject, PACKAGE_MANAGERS, readBuildDecisions } from './consumer-project.mjs';
 import { inspectTarball } from './inspect-tarball.mjs';
 import { lowestSatisfyingVersion } from './lowest-satisfying-version.mjs';
 import { binNames, entryPointSpecifiers, hasLibraryEntryPoint } from './entry-points.mjs';
@@ -114,12 +114,14 @@ export async function runConsumerTest(options) {
       else print([{ packageName: entry.name, name: 'pnpm pack', ok: false, detail: packed.problem }]);
     }
     const workspaceYaml = join(workspaceRoot, 'pnpm-workspace.yaml');
-    const allowBuilds = existsSync(workspaceYaml) ? readAllowedBuilds(readFileSync(workspaceYaml, 'utf8')) : [];
+    const builds = existsSync(workspaceYaml) ? readBuildDecisions(readFileSync(workspaceYaml, 'utf8')) : {};
+    const allowBuilds = Object.keys(builds).filter((name) => builds[name] === true);
     // Native addons the workspace already compiled reach the projects through their own download
     // mirrors (native-addon-mirror.mjs); any other version compiles from source.
     /** @type {string | undefined} */ let nodeModules;
     if (options.nativeAddonsAsUser === true) {
-      const addons = workspaceNativeAddons(workspaceRoot, allowBuilds);
+      const dependencyNames = publishable.flatMap((entry) => Object.keys(entry.manifest["dependencies"] ?? {}));
+      const addons = workspaceNativeAddons(workspaceRoot, dependencyNames);
       log(`native addons installed as a user would, without our mirror: ${addons.map(({ name, version }) => `${name}@${version}`).join(', ')}`);
       const asUser = await installNativeAddonsAsUser({ addons, directory: join(workDirectory, 'native-addons-as-user'), env });
       print(asUser.checks);
@@ -130,7 +132,7 @@ export async function runConsumerTest(options) {
       log(`native addons served prebuilt from ${nodeModules === undefined ? "the workspace's build" : 'the native-addon leg'}: ${mirror.served.join(', ')}`);
     }
     /** @type {PackageCheckContext} */
-    const context = { workDirectory, tarballs, privateNames, packageManagers, env: { ...env, ...mirror.env }, storeDirectory, allowBuilds };
+    const context = { workDirectory, tarballs, privateNames, packageManagers, env: { ...env, ...mirror.env }, storeDirectory, builds };
     /** @type {{ packageName: string, projectDirectory: string }[]} */ const measurable = [];
     // Packages are checked side by side (installs and examples wait on other processes while
     // TypeScript keeps this one busy); each package's lines are printed together when it is done.
@@ -167,7 +169,7 @@ export async function runConsumerTest(options) {
  * @property {readonly PackageManager[]} packageManagers
  * @property {NodeJS.ProcessEnv} env
  * @property {string | undefined} storeDirectory
- * @property {readonly string[]} allowBuilds native addons pnpm may build (from pnpm-workspace.yaml)
+ * @property {Readonly<Record<string, boolean>>} builds native addons pnpm may (true) or must not (false) build, from pnpm-workspace.yaml
  */
 
 /**
@@ -178,7 +180,7 @@ export async function runConsumerTest(options) {
  * @returns {Promise<{ checks: ConsumerCheck[], installedIn?: string }>} `installedIn`: a project
  *   where the package is installed, for the import-cost benchmark
  */
-async function checkPackage(target, { workDirectory, tarballs, privateNames, packageManagers, env, storeDirectory, allowBuilds }) {
+async function checkPackage(target, { workDirectory, tarballs, privateNames, packageManagers, env, storeDirectory, builds }) {
   /** @type {ConsumerCheck[]} */ const checks = [];
   const packageName = target.name;
   const tarball = /** @type {string} */ (tarballs.get(packageName));
@@ -202,7 +204,7 @@ async function checkPackage(target, { workDirectory, tarballs, privateNames, pac
     const projectDirectory = join(workDirectory, packageManager, slug(packageName));
     /** @param {ConsumerCheck} check */
     const add = (check) => checks.push({ ...check, name: `${packageManager} · ${check.name}` });
-    const installed = await installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory, allowBuilds });
+    const installed = await installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory, builds });
     add({ packageName, name: `install as the README says (${installed.commands.join('; ')})`, ok: installed.problem === undefined, detail: installed.problem });
     if (installed.problem !== undefined) continue;
     if (hasLibraryEntryPoint(manifest)) checkTypes({ projectDirectory, manifest, contract, packageName }).forEach(add);
@@ -256,12 +258,12 @@ async function packPackage(entry, destination, env) {
  * @param {{
  *   manifest: Record<string, any>, contract: ReadmeContract,
  *   packageManager: PackageManager, projectDirectory: string, tarballs: ReadonlyMap<string, string>,
- *   env: NodeJS.ProcessEnv, storeDirectory: string | undefined, allowBuilds: readonly string[],
+ *   env: NodeJS.ProcessEnv, storeDirectory: string | undefined, builds: Readonly<Record<string, boolean>>,
  * }} input
  * @returns {Promise<{ commands: string[], problem?: string }>}
  */
-async function installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory, allowBuilds }) {
-  const project = new ConsumerProject({ directory: projectDirectory, packageManager, tarballOverrides: Object.fromEntries(tarballs), env, storeDirectory, allowBuilds });
+async function installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory, builds }) {
+  const project = new ConsumerProject({ directory: projectDirectory, packageManager, tarballOverrides: Object.fromEntries(tarballs), env, storeDirectory, builds });
   /** @type {string[]} */ const commands = [];
   for (const command of contract.installCommands) {
     /** @type {string[]} */ const specs = [];

@@ -6,7 +6,7 @@ import { describeFailure, runCommand } from './run-command.mjs';
 /**
  * @typedef {object} NativeAddonCheck
  * @property {string} packageName `name@version` of the addon
- * @property {string} name what an outside user met, e.g. `as a user installs it, Node v22.22.2 (npm): no prebuilt binary reachable, compiled from source in 143 s; loads and works`
+ * @property {string} name what an outside user met, e.g. `as a user installs it, Node v22.22.2 (npm): no prebuilt binary reachable, compiled from source (143 s); loads and works`
  * @property {boolean} ok the addon installed and works on this Node
  * @property {string} [detail] why not
  */
@@ -23,33 +23,46 @@ const SMOKE_TESTS = {
 };
 
 /**
- * How the addon's own install script got its binary, read from its output (npm
- * `--foreground-scripts`): a prebuilt download, or a source build after the download failed.
- * @param {string} output
- * @returns {'prebuilt' | 'compiled'}
+ * How the addon got its binary: a source build (the install script's compiler output, npm
+ * `--foreground-scripts`), a prebuilt binary the package ships itself (`prebuilds/`, no script
+ * output), or its install script's prebuilt download.
+ * @param {string} output what the install printed
+ * @param {boolean} shipsPrebuilds the installed package has a `prebuilds` folder
+ * @returns {'compiled' | 'shipped' | 'downloaded'}
  */
-export function readHowInstalled(output) {
-  return /node-gyp|gyp info|Building locally|make: Entering/.test(output) ? 'compiled' : 'prebuilt';
+export function readHowInstalled(output, shipsPrebuilds) {
+  if (/node-gyp|gyp info|Building locally|make: Entering/.test(output)) return 'compiled';
+  return shipsPrebuilds ? 'shipped' : 'downloaded';
 }
 
+/** @type {Readonly<Record<'compiled' | 'shipped' | 'downloaded', string>>} */
+const HOW = {
+  compiled: 'no prebuilt binary reachable, compiled from source',
+  shipped: 'prebuilt binary shipped in the package, nothing compiled',
+  downloaded: 'prebuilt binary downloaded by its install script',
+};
+
 /**
- * The versions of the allowed native addons that the workspace's packages install (the ones in its
- * pnpm virtual store), so the leg installs exactly what a user of our packages gets.
+ * The native addons an outside user of our packages installs: the runtime dependencies of the
+ * publishable packages whose installed copy in the workspace's pnpm virtual store has a
+ * `binding.gyp`, each at the version the workspace holds (the one our ranges resolve to).
  * @param {string} workspaceRoot
- * @param {readonly string[]} allowBuilds
+ * @param {readonly string[]} dependencyNames runtime dependencies of the publishable packages
  * @returns {{ name: string, version: string }[]}
  */
-export function workspaceNativeAddons(workspaceRoot, allowBuilds) {
+export function workspaceNativeAddons(workspaceRoot, dependencyNames) {
   const virtualStore = join(workspaceRoot, 'node_modules', '.pnpm');
   if (!existsSync(virtualStore)) return [];
   const entries = readdirSync(virtualStore);
   /** @type {{ name: string, version: string }[]} */ const addons = [];
-  for (const name of [...allowBuilds].sort()) {
+  for (const name of [...new Set(dependencyNames)].sort()) {
     const prefix = `${name.replace('/', '+')}@`;
-    const entry = entries.filter((candidate) => candidate.startsWith(prefix)).sort().at(-1);
-    if (entry === undefined) continue;
-    const manifest = join(virtualStore, entry, 'node_modules', name, 'package.json');
-    if (existsSync(manifest)) addons.push({ name, version: JSON.parse(readFileSync(manifest, 'utf8')).version });
+    for (const entry of entries.filter((candidate) => candidate.startsWith(prefix))) {
+      const directory = join(virtualStore, entry, 'node_modules', name);
+      if (!existsSync(join(directory, 'binding.gyp')) || !existsSync(join(directory, 'package.json'))) continue;
+      addons.push({ name, version: JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')).version });
+      break;
+    }
   }
   return addons;
 }
@@ -80,8 +93,7 @@ export async function installNativeAddonsAsUser({ addons, directory, env }) {
     );
     const seconds = Math.round(installed.durationMs / 1000);
     const output = installed.stdout + installed.stderr;
-    const how = readHowInstalled(output);
-    const obtained = how === 'prebuilt' ? `prebuilt binary downloaded in ${seconds} s` : `no prebuilt binary reachable, compiled from source in ${seconds} s`;
+    const obtained = `${HOW[readHowInstalled(output, existsSync(join(directory, 'node_modules', name, 'prebuilds')))]} (${seconds} s)`;
     const label = `as a user installs it, Node ${nodeVersion} (npm)`;
     if (installed.exitCode !== 0) {
       checks.push({ packageName, name: `${label}: install failed`, ok: false, detail: describeFailure(installed) });
