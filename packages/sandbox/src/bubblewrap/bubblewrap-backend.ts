@@ -5,13 +5,19 @@ import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
 import { SandboxConfigurationError } from '../policy/sandbox-error.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
 import { findCaseFoldingFolder } from './find-case-folding-folder.js';
-import { sharedMountPointLedger } from './mount-point-ledger.js';
+import { MountPointLedger, mountPointLedgerFor } from './mount-point-ledger.js';
 import { runBubblewrapSelfCheck } from './run-bubblewrap-self-check.js';
 import { wrapWithBubblewrap } from './wrap-with-bubblewrap.js';
 
 export interface BubblewrapBackendOptions {
   /** The bwrap executable, absolute. Default `/usr/bin/bwrap`. */
   readonly bwrapPath?: string;
+  /**
+   * The machine-wide registry of the mount points bwrap creates on the host (§3.7), shared by
+   * every OpenWork process that uses the same folder. Default `<openworkHome>/run/mount-points`
+   * of each call's policy (read-only inside the sandbox: the OpenWork home is hard-protected).
+   */
+  readonly registryDirectory?: string;
 }
 
 /**
@@ -23,6 +29,7 @@ export interface BubblewrapBackendOptions {
 export class BubblewrapBackend implements SandboxBackend {
   readonly kind = 'bubblewrap' as const;
   readonly bwrapPath: string;
+  readonly registryDirectory: string | undefined;
   #unavailableReason: string | undefined;
 
   constructor(options: BubblewrapBackendOptions = {}) {
@@ -31,11 +38,16 @@ export class BubblewrapBackend implements SandboxBackend {
       throw new SandboxConfigurationError(`bwrapPath must be an absolute path, got ${JSON.stringify(bwrapPath)}`);
     }
     this.bwrapPath = bwrapPath;
+    const registry = options.registryDirectory;
+    if (registry !== undefined && (!registry.startsWith('/') || registry.includes('\0'))) {
+      throw new SandboxConfigurationError(`registryDirectory must be an absolute path, got ${JSON.stringify(registry)}`);
+    }
+    this.registryDirectory = registry;
   }
 
   /** Runs `true` under real bwrap arguments; remembers a failure so `wrap` refuses afterwards (10d). */
   async selfCheck(): Promise<SandboxAvailability> {
-    const availability = await runBubblewrapSelfCheck(this.bwrapPath, sharedMountPointLedger);
+    const availability = await runBubblewrapSelfCheck(this.bwrapPath, (directory) => new MountPointLedger(directory, { reaper: false }));
     this.#unavailableReason = availability.available ? undefined : availability.reason;
     return availability;
   }
@@ -49,7 +61,11 @@ export class BubblewrapBackend implements SandboxBackend {
         `bubblewrap cannot protect this session: ${folding} is on a case-insensitive file system, where a protected name can be reached under another spelling (.GIT/HOOKS for .git/hooks) that a mount does not cover. Use a case-sensitive file system for the workspace.`,
       );
     }
-    return wrapWithBubblewrap(this.bwrapPath, command, layout, sharedMountPointLedger);
+    const ledger =
+      this.registryDirectory === undefined
+        ? mountPointLedgerFor(`${policy.openworkHome}/run/mount-points`, [`${policy.openworkHome}/run`, policy.openworkHome])
+        : mountPointLedgerFor(this.registryDirectory);
+    return wrapWithBubblewrap(this.bwrapPath, command, layout, ledger);
   }
 
   /** §7.9: `GOCACHE` in a temp root, since the cache under home is not writable here (`goBuildCacheEnvironment`). */
