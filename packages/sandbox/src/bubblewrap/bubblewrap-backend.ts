@@ -61,10 +61,7 @@ export class BubblewrapBackend implements SandboxBackend {
         `bubblewrap cannot protect this session: ${folding} is on a case-insensitive file system, where a protected name can be reached under another spelling (.GIT/HOOKS for .git/hooks) that a mount does not cover. Use a case-sensitive file system for the workspace.`,
       );
     }
-    const ledger =
-      this.registryDirectory === undefined
-        ? mountPointLedgerFor(`${policy.openworkHome}/run/mount-points`, [`${policy.openworkHome}/run`, policy.openworkHome])
-        : mountPointLedgerFor(this.registryDirectory);
+    const ledger = mountPointLedgerFor(this.registryDirectory ?? `${policy.openworkHome}/run/mount-points`);
     return wrapWithBubblewrap(this.bwrapPath, command, layout, ledger);
   }
 

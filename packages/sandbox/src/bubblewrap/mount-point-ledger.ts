@@ -11,8 +11,6 @@ export interface MountPointClaim {
 export interface MountPointLedgerOptions {
   /** Start a reaper process on the first claim that creates something (default true; the self-check's scratch ledger needs none). */
   readonly reaper?: boolean;
-  /** Parents of the registry folder removed with it once empty (the `run` folder, the OpenWork home). */
-  readonly removableParents?: readonly string[];
 }
 
 function sleepSync(ms: number): void {
@@ -32,13 +30,11 @@ function sleepSync(ms: number): void {
 export class MountPointLedger {
   readonly registry: MountPointRegistry;
   readonly #reaper: boolean;
-  readonly #removableParents: readonly string[];
   #recovered = false;
   #reaperStarted = false;
 
   constructor(directory: string, options: MountPointLedgerOptions = {}) {
-    this.#removableParents = options.removableParents ?? [];
-    this.registry = new MountPointRegistry(directory, this.#removableParents);
+    this.registry = new MountPointRegistry(directory);
     this.#reaper = options.reaper ?? true;
   }
 
@@ -61,7 +57,7 @@ export class MountPointLedger {
     if (registered === undefined) return undefined;
     if (nodes.length > 0 && this.#reaper && !this.#reaperStarted) {
       this.#reaperStarted = true;
-      startMountPointReaper(this.registry.directory, this.registry.owner, this.#removableParents);
+      startMountPointReaper(this.registry.directory, this.registry.owner);
     }
     let released = false;
     return {
@@ -88,10 +84,10 @@ export class MountPointLedger {
 const ledgers = new Map<string, MountPointLedger>();
 
 /** One ledger per registry folder and process: every `BubblewrapBackend` shares it. */
-export function mountPointLedgerFor(directory: string, removableParents: readonly string[] = []): MountPointLedger {
+export function mountPointLedgerFor(directory: string): MountPointLedger {
   let ledger = ledgers.get(directory);
   if (ledger === undefined) {
-    ledger = new MountPointLedger(directory, { removableParents });
+    ledger = new MountPointLedger(directory);
     ledgers.set(directory, ledger);
   }
   return ledger;

@@ -36,6 +36,9 @@ interface RegistrySnapshot {
 export const deadOwnerGraceMs = 500;
 const conflictWaitLimitMs = 10_000;
 
+/** Parents of the folder that creating it created, deepest first (removed with it). */
+const createdFoldersFile = 'created-folders';
+
 /** This module, for the reaper to import (`startMountPointReaper`). */
 export const mountPointRegistryModule = import.meta.url;
 
@@ -135,17 +138,14 @@ function removeIfStillOurs(node: PlantedNode): 'resolved' | 'not-empty' | 'faile
 export class MountPointRegistry {
   readonly directory: string;
   readonly owner: string;
-  /** Parents of `directory` (deepest first) that are removed with it when they are empty. */
-  readonly #parents: readonly string[];
 
   /**
    * The folder is created by the first record and removed by the reaper when its host ends and
-   * nothing is recorded any more (§3.7: nothing of ours outlives the session that needed it);
-   * `removableParents` (the `run` folder, the OpenWork home) go with it when empty.
+   * nothing is recorded any more (§3.7: nothing of ours outlives the session that needed it),
+   * with the parents that creating it created (`run`, or an OpenWork home that did not exist).
    */
-  constructor(directory: string, removableParents: readonly string[] = []) {
+  constructor(directory: string) {
     this.directory = directory;
-    this.#parents = removableParents;
     const owner = ownerOf(process.pid);
     if (owner === undefined) throw new Error('cannot read /proc/self/stat: the mount-point registry needs /proc');
     this.owner = owner;
@@ -230,9 +230,12 @@ export class MountPointRegistry {
   removeFolderIfEmpty(): void {
     try {
       const names = fs.readdirSync(this.directory);
-      if (names.some((name) => name !== 'generation')) return;
+      if (names.some((name) => name !== 'generation' && name !== createdFoldersFile)) return;
+      const created = JSON.parse(readText(`${this.directory}/${createdFoldersFile}`) ?? '[]') as string[];
       fs.rmSync(`${this.directory}/generation`, { force: true });
-      for (const folder of [this.directory, ...this.#parents]) fs.rmdirSync(folder);
+      fs.rmSync(`${this.directory}/${createdFoldersFile}`, { force: true });
+      fs.rmdirSync(this.directory);
+      for (const folder of created) fs.rmdirSync(folder);
     } catch {
       // ENOENT, ENOTEMPTY: someone else's now, or already gone
     }
@@ -292,6 +295,17 @@ export class MountPointRegistry {
     return { standing, leftovers, pendingDead };
   }
 
+  /** Create the folder, remembering which of its parents did not exist (only those are ours to remove). */
+  #createFolder(): void {
+    const first = fs.mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+    if (first === undefined || first === this.directory) return;
+    const created: string[] = [];
+    for (let folder = this.directory.slice(0, this.directory.lastIndexOf('/')); folder.length >= first.length; folder = folder.slice(0, folder.lastIndexOf('/'))) {
+      created.push(folder);
+    }
+    fs.writeFileSync(`${this.directory}/${createdFoldersFile}`, JSON.stringify(created), { mode: 0o600, flag: 'wx' });
+  }
+
   #list(): string[] {
     try {
       return fs.readdirSync(this.directory);
@@ -333,7 +347,7 @@ export class MountPointRegistry {
       fs.writeFileSync(temporary, JSON.stringify(record), { mode: 0o600 });
     } catch (error) {
       if (errorCode(error) !== 'ENOENT') throw error;
-      fs.mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+      this.#createFolder();
       fs.writeFileSync(temporary, JSON.stringify(record), { mode: 0o600 });
     }
     fs.renameSync(temporary, `${this.directory}/${final}`);
@@ -371,7 +385,7 @@ export class MountPointRegistry {
  * started us has ended (its end of our stdin closes, or it is gone from /proc), then sweep until
  * no claim of a dead owner is still inside its grace period.
  */
-export async function runMountPointReaper(directory: string, host: string, ...removableParents: string[]): Promise<void> {
+export async function runMountPointReaper(directory: string, host: string): Promise<void> {
   await new Promise<void>((resolve) => {
     const poll = setInterval(() => {
       if (!isOwnerAlive(host)) ended();
@@ -384,7 +398,7 @@ export async function runMountPointReaper(directory: string, host: string, ...re
   });
   process.stdin.destroy();
   if (!fs.existsSync(directory)) return;
-  const registry = new MountPointRegistry(directory, removableParents);
+  const registry = new MountPointRegistry(directory);
   for (let round = 0; round < 20 && registry.sweep().pendingDead; round += 1) {
     await new Promise((resolve) => setTimeout(resolve, deadOwnerGraceMs + 50));
   }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mountPointRegistryModule } from './mount-point-registry.js';
 
-const reaperScript = 'const { runMountPointReaper } = await import(process.argv[1]); await runMountPointReaper(...process.argv.slice(2));';
+const reaperScript = 'const { runMountPointReaper } = await import(process.argv[1]); await runMountPointReaper(process.argv[2], process.argv[3]);';
 
 /**
  * Start the reaper of this process's mount points in `directory` (architecture §3.7: a `kill -9`
@@ -12,9 +12,9 @@ const reaperScript = 'const { runMountPointReaper } = await import(process.argv[
  * not inherited by the host's other children (libuv opens them close-on-exec). Best effort: if it
  * cannot start, start-up recovery of the next process and every later release still sweep.
  */
-export function startMountPointReaper(directory: string, host: string, removableParents: readonly string[]): void {
+export function startMountPointReaper(directory: string, host: string): void {
   try {
-    const child = spawn(process.execPath, ['--input-type=module', '--no-warnings', '-e', reaperScript, mountPointRegistryModule, directory, host, ...removableParents], {
+    const child = spawn(process.execPath, ['--input-type=module', '--no-warnings', '-e', reaperScript, mountPointRegistryModule, directory, host], {
       cwd: '/',
       detached: true,
       env: {},
