@@ -4,6 +4,7 @@ import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
 import { SandboxConfigurationError } from '../policy/sandbox-error.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
+import { defaultRegistryDirectory } from './default-registry-directory.js';
 import { findCaseFoldingFolder } from './find-case-folding-folder.js';
 import { MountPointLedger, mountPointLedgerFor } from './mount-point-ledger.js';
 import { runBubblewrapSelfCheck } from './run-bubblewrap-self-check.js';
@@ -14,8 +15,8 @@ export interface BubblewrapBackendOptions {
   readonly bwrapPath?: string;
   /**
    * The machine-wide registry of the mount points bwrap creates on the host (§3.7), shared by
-   * every OpenWork process that uses the same folder. Default `<openworkHome>/run/mount-points`
-   * of each call's policy (read-only inside the sandbox: the OpenWork home is hard-protected).
+   * every OpenWork process that uses the same folder. Default `/dev/shm/openwork-<uid>/mount-points`
+   * (see `defaultRegistryDirectory`). It must not be writable inside the sandbox.
    */
   readonly registryDirectory?: string;
 }
@@ -61,8 +62,13 @@ export class BubblewrapBackend implements SandboxBackend {
         `bubblewrap cannot protect this session: ${folding} is on a case-insensitive file system, where a protected name can be reached under another spelling (.GIT/HOOKS for .git/hooks) that a mount does not cover. Use a case-sensitive file system for the workspace.`,
       );
     }
-    const ledger = mountPointLedgerFor(this.registryDirectory ?? `${policy.openworkHome}/run/mount-points`);
-    return wrapWithBubblewrap(this.bwrapPath, command, layout, ledger);
+    if (this.registryDirectory === undefined) {
+      return wrapWithBubblewrap(this.bwrapPath, command, layout, mountPointLedgerFor(defaultRegistryDirectory(policy.openworkHome)));
+    }
+    // A registry folder of the caller's choice may lie in a writable root: read-only inside, like the OpenWork home.
+    const registry = { path: this.registryDirectory, scope: 'subtree' } as const;
+    const protectedLayout = { ...layout, readOnly: [...layout.readOnly, registry], hardProtected: [...layout.hardProtected, registry] };
+    return wrapWithBubblewrap(this.bwrapPath, command, protectedLayout, mountPointLedgerFor(this.registryDirectory));
   }
 
   /** §7.9: `GOCACHE` in a temp root, since the cache under home is not writable here (`goBuildCacheEnvironment`). */

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapBackend, createSandboxPolicy } from '../index.js';
 import type { PathGrant, SandboxMode, SandboxPolicy } from '../index.js';
-import { listTreeWithoutRegistry, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
+import { listTree, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
 const backend = new BubblewrapBackend();
 let root: string;
@@ -29,7 +29,7 @@ describe('mount points bwrap creates on the host', () => {
     for (const directory of [home, extra, temp, outside, path.join(workspace, '.git')]) await fsp.mkdir(directory, { recursive: true });
     await fsp.writeFile(path.join(workspace, '.git/HEAD'), 'ref: refs/heads/main\n');
     await fsp.writeFile(path.join(workspace, 'main.ts'), 'export {};\n');
-    const before = await listTreeWithoutRegistry(root);
+    const before = await listTree(root);
 
     const modes: SandboxMode[] = ['workspace-write', 'full-access', 'read-only'];
     const grantSets: PathGrant[][] = [
@@ -56,7 +56,6 @@ describe('mount points bwrap creates on the host', () => {
       );
     }
     expect(failures).toEqual([]);
-    // Only the empty registry in the OpenWork home remains while this process lives (its reaper removes it).
-    expect(await listTreeWithoutRegistry(root)).toEqual(before);
+    expect(await listTree(root)).toEqual(before);
   });
 });

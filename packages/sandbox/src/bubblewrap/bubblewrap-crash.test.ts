@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { compileSourcesForChild } from './test-support/compile-sources-for-child.js';
-import { eventually, loginShell, processesWithArgument, startHost } from './test-support/host-processes.js';
+import { eventually, loginShell, processesWithArguments, startHost } from './test-support/host-processes.js';
 import type { HostConfiguration } from './test-support/host-processes.js';
 import { listTree, makeTempDirectory, requireBubblewrap } from './test-support/run-wrapped.js';
 
@@ -30,9 +30,9 @@ beforeEach(async () => {
   for (const folder of [path.join(workspace, '.git'), home, temp, openworkHome]) await fs.mkdir(folder, { recursive: true });
   await fs.writeFile(path.join(workspace, '.git/HEAD'), 'ref: refs/heads/main\n');
   await fs.writeFile(path.join(home, '.profile'), 'echo profile-ran\n');
-  registry = path.join(openworkHome, 'run/mount-points');
+  registry = path.join(root, 'registry/mount-points');
   // full-access: home is writable, so its missing start-up files (.bash_profile, .bashrc, .ssh โ€ฆ) get placeholders.
-  configuration = { workspace, home, temp, openworkHome, mode: 'full-access', calls: ['echo ready; exec sleep 59.25'], rounds: 1 };
+  configuration = { workspace, home, temp, openworkHome, registryDirectory: registry, mode: 'full-access', calls: ['echo ready; exec sleep 59.25'], rounds: 1 };
 });
 
 afterEach(async () => {
@@ -63,7 +63,7 @@ async function exists(file: string): Promise<boolean> {
 
 /** The sandboxed `sleep 59.25` of the killed host, if it survived it. */
 function sandboxedSleeps(): number[] {
-  return processesWithArgument('59.25');
+  return processesWithArguments('59.25');
 }
 
 describe('a host killed during a bash call leaves nothing behind (architecture ยง3.7 "crashes")', () => {
@@ -79,12 +79,13 @@ describe('a host killed during a bash call leaves nothing behind (architecture ย
       host.child.kill(signal);
       expect((await host.exited).signal).toBe(signal);
 
-      const clean = await eventually(async () => JSON.stringify(await userFiles()) === JSON.stringify(before) && !(await exists(configuration.openworkHome + '/run')), 5000);
+      const clean = await eventually(async () => JSON.stringify(await userFiles()) === JSON.stringify(before) && !(await exists(path.dirname(registry))), 5000);
       expect(await userFiles()).toEqual(before);
       expect(clean).toBe(true);
       expect(loginShell(configuration.home)).toBe(shellBefore);
       expect(shellBefore).toContain('profile-ran');
-      expect(sandboxedSleeps()).toEqual([]);
+      // The sandboxed command died with its host (bwrap --die-with-parent and its PID namespace).
+      expect(await eventually(() => sandboxedSleeps().length === 0, 5000)).toBe(true);
     });
   }
 
@@ -93,12 +94,12 @@ describe('a host killed during a bash call leaves nothing behind (architecture ย
     const shellBefore = loginShell(configuration.home);
     const crashed = startHost(build, configuration);
     await crashed.printed('ready');
-    const reapers = processesWithArgument(registry);
+    const reapers = processesWithArguments('--input-type=module', registry);
     expect(reapers).toHaveLength(1);
     process.kill(reapers[0] as number, 'SIGKILL');
     crashed.child.kill('SIGKILL');
     await crashed.exited;
-    await eventually(() => processesWithArgument(registry).length === 0, 5000);
+    await eventually(() => processesWithArguments('--input-type=module', registry).length === 0, 5000);
     // Nobody is left to clean up: the placeholders stay, with the records of the dead host.
     expect(await exists(path.join(configuration.home, '.bash_profile'))).toBe(true);
     expect((await fs.readdir(registry)).some((name) => name.startsWith('active.'))).toBe(true);
@@ -111,15 +112,15 @@ describe('a host killed during a bash call leaves nothing behind (architecture ย
     expect(loginShell(configuration.home)).toBe(shellBefore);
     next.child.stdin.end();
     expect(await next.exited).toMatchObject({ code: 0 });
-    expect(await eventually(async () => !(await exists(configuration.openworkHome + '/run')), 5000)).toBe(true);
+    expect(await eventually(async () => !(await exists(path.dirname(registry))), 5000)).toBe(true);
   });
 
   it('a host that ends normally leaves neither records nor a registry folder once its reaper ran', async () => {
-    // An OpenWork home that does not exist yet: the registry creates it, and removes what it created.
-    await fs.rmdir(configuration.openworkHome);
+    // A registry whose parent does not exist yet: the registry creates it, and removes what it created.
     const host = startHost(build, { ...configuration, calls: ['true', 'echo hi > main.txt'] });
     expect(await host.exited).toMatchObject({ code: 0 });
-    expect(await eventually(async () => !(await exists(configuration.openworkHome)), 5000)).toBe(true);
+    expect(await eventually(async () => !(await exists(path.dirname(registry))), 5000)).toBe(true);
+    expect(await fs.readdir(root)).not.toContain('registry');
     expect(await fs.readFile(path.join(configuration.workspace, 'main.txt'), 'utf8')).toBe('hi\n');
   });
 });

@@ -50,7 +50,8 @@ describe('many openwork processes on one workspace, home and temp root (architec
 
     // full-access: home is writable, so its missing start-up files are placeholders too. Short
     // calls between the writers: each creates or stands on the placeholders and releases them.
-    const base = { workspace, home, temp, openworkHome, mode: 'full-access' as const, rounds: 5 };
+    const registryDirectory = path.join(root, 'registry/mount-points');
+    const base = { workspace, home, temp, openworkHome, registryDirectory, mode: 'full-access' as const, rounds: 5 };
     const first: HostConfiguration = { ...base, calls: [writer, 'true', 'true', 'true'] };
     const second: HostConfiguration = { ...base, calls: ['true', 'sleep 0.3', writer, 'true'] };
     const hosts = [startHost(build, first), startHost(build, second)];
@@ -60,8 +61,8 @@ describe('many openwork processes on one workspace, home and temp root (architec
     expect(await listTree(workspace)).toEqual(before.workspace);
     expect(await listTree(home)).toEqual(before.home);
     expect(await listTree(temp)).toEqual(before.temp);
-    // Both hosts ended: their reapers remove the registry folder (and the empty `run` folder).
-    const registry = path.join(openworkHome, 'run');
+    // Both hosts ended: their reapers remove the registry folder (and the parent it created).
+    const registry = path.dirname(registryDirectory);
     expect(await eventually(async () => !(await fs.stat(registry).then(() => true, () => false)), 5000)).toBe(true);
   });
 });

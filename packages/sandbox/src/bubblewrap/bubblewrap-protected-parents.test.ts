@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapBackend, checkAccess, createSandboxPolicy, deriveSandboxLayout, protectedParents } from '../index.js';
 import type { SandboxMode, SandboxPolicy } from '../index.js';
-import { listTreeWithoutRegistry, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
+import { listTree, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
 const backend = new BubblewrapBackend();
 let root: string;
@@ -55,7 +55,7 @@ const renameFunction = `rename() { '${process.execPath}' -e 'try { require("fs")
 
 describe('folders holding protected entries cannot be moved under bubblewrap (issue 19)', () => {
   it('mv .git .g, edit the hooks, mv back: refused; the workspace and the folder above it cannot be moved away either', async () => {
-    const before = await listTreeWithoutRegistry(root);
+    const before = await listTree(root);
     const run = await bash(
       [
         renameFunction,
@@ -71,7 +71,7 @@ describe('folders holding protected entries cannot be moved under bubblewrap (is
     expect(run.code).toBe(0);
     // The workspace is a mount of its own (EXDEV towards the temp root), the folders above and below are pinned (EBUSY).
     expect(run.stdout).toBe([`EBUSY ${workspace}/.git`, `EXDEV ${workspace}`, `EBUSY ${temp}/proj`, ''].join('\n'));
-    expect(await listTreeWithoutRegistry(root)).toEqual(before);
+    expect(await listTree(root)).toEqual(before);
     expect(await fs.readFile(path.join(workspace, '.git/hooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\n');
     for (const folder of [path.join(workspace, '.git'), workspace, path.join(temp, 'proj')]) {
       expect(checkAccess(policy('workspace-write'), folder, 'write', 'process').allowed, folder).toBe(false);
@@ -85,14 +85,14 @@ describe('folders holding protected entries cannot be moved under bubblewrap (is
   });
 
   it('full-access: mv ~/.config ~/.cfg then reading the credential, and mv ~ ~.old, are refused; ~/Documents moves', async () => {
-    const before = await listTreeWithoutRegistry(root);
+    const before = await listTree(root);
     const run = await bash(
       [renameFunction, `rename ${home}/.config ${home}/.cfg`, `cat ${home}/.cfg/gh/hosts.yml`, `rename ${home} ${home}.old`, `rename ${root} ${root}.old`, 'true'].join('\n'),
       policy('full-access'),
     );
     expect(run.code).toBe(0);
     expect(run.stdout).toBe([`EBUSY ${home}/.config`, `EBUSY ${home}`, `EBUSY ${root}`, ''].join('\n'));
-    expect(await listTreeWithoutRegistry(root)).toEqual(before);
+    expect(await listTree(root)).toEqual(before);
     const ordinary = await bash(`mv ${home}/Documents ${home}/Docs && mv ${home}/Docs ${home}/Documents`, policy('full-access'));
     expect(ordinary).toMatchObject({ code: 0, stderr: '' });
   });
@@ -108,7 +108,7 @@ describe('folders holding protected entries cannot be moved under bubblewrap (is
         if (stats?.isDirectory() === true) folders.push(folder);
       }
       expect(folders.length, mode).toBeGreaterThanOrEqual(mode === 'full-access' ? 7 : 3);
-      const before = await listTreeWithoutRegistry(root);
+      const before = await listTree(root);
       // One line per folder: `moved <path>` when the kernel let it go (each then moved straight back).
       const script = [renameFunction, ...folders.map((folder) => `rename '${folder}' '${folder}.probe'`)].join('\n');
       const run = await bash(script, sandboxPolicy);
@@ -116,7 +116,7 @@ describe('folders holding protected entries cannot be moved under bubblewrap (is
       const answers = run.stdout.trim().split('\n');
       expect(answers.length, mode).toBe(folders.length);
       expect(answers.filter((answer) => !/^(EBUSY|EXDEV|EROFS) /.test(answer)), mode).toEqual([]);
-      expect(await listTreeWithoutRegistry(root)).toEqual(before);
+      expect(await listTree(root)).toEqual(before);
       for (const folder of folders) {
         expect(checkAccess(sandboxPolicy, folder, 'write', 'process').allowed, `${mode} ${folder}`).toBe(false);
         compared += 1;

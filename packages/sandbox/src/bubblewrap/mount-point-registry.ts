@@ -105,11 +105,17 @@ function depth(path: string): number {
 
 /**
  * Remove `node` only if it is still exactly what was planted: an empty folder, or a regular file
- * with the planted content. Never follows a link (lstat, rmdir, unlink act on the entry itself).
- * Returns false when it must be tried again later (something unexpected, e.g. EACCES).
+ * with the planted content. Never follows a link: lstat, rmdir and unlink act on the entry
+ * itself, and a parent that no longer resolves to itself is left alone (Node has no `unlinkat`,
+ * so a link swapped in between that check and the removal remains a race — README, known limits).
+ * `failed`: something unexpected (EACCES), to be tried again by a later sweep.
  */
 function removeIfStillOurs(node: PlantedNode): 'resolved' | 'not-empty' | 'failed' {
   try {
+    // Records hold canonical paths: a parent that resolves elsewhere now was replaced by a link
+    // (`.git` → `~`), and what lies behind it is not ours.
+    const parent = node.path.slice(0, node.path.lastIndexOf('/')) || '/';
+    if (fs.realpathSync.native(parent) !== parent) return 'resolved';
     const stats = fs.lstatSync(node.path, { throwIfNoEntry: false });
     if (stats === undefined) return 'resolved';
     if (stats.isFile()) {
@@ -298,12 +304,28 @@ export class MountPointRegistry {
   /** Create the folder, remembering which of its parents did not exist (only those are ours to remove). */
   #createFolder(): void {
     const first = fs.mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+    this.#verifyPrivate();
     if (first === undefined || first === this.directory) return;
     const created: string[] = [];
     for (let folder = this.directory.slice(0, this.directory.lastIndexOf('/')); folder.length >= first.length; folder = folder.slice(0, folder.lastIndexOf('/'))) {
       created.push(folder);
     }
     fs.writeFileSync(`${this.directory}/${createdFoldersFile}`, JSON.stringify(created), { mode: 0o600, flag: 'wx' });
+  }
+
+  /**
+   * The folder must be a real folder of this user that nobody else can write, in a parent that
+   * nobody else can rename it out of (ours, or sticky like `/dev/shm`): in a shared place another
+   * user could otherwise plant records that make us remove empty files of ours, or hide our claims.
+   */
+  #verifyPrivate(): void {
+    const uid = process.getuid?.();
+    const ours = (stats: fs.Stats): boolean => stats.isDirectory() && (uid === undefined || stats.uid === uid) && (stats.mode & 0o022) === 0;
+    const folder = fs.lstatSync(this.directory);
+    const parent = fs.lstatSync(this.directory.slice(0, this.directory.lastIndexOf('/')) || '/');
+    if (!ours(folder) || !(ours(parent) || (parent.isDirectory() && (parent.mode & 0o1000) !== 0))) {
+      throw new Error(`the mount-point registry ${this.directory} is not private: it must be a folder owned by uid ${String(uid)} that only its owner can write, in a folder nobody else can write or a sticky one; remove it or set BubblewrapBackendOptions.registryDirectory`);
+    }
   }
 
   #list(): string[] {

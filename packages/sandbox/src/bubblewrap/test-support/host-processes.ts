@@ -11,6 +11,8 @@ export interface HostConfiguration {
   readonly home: string;
   readonly openworkHome: string;
   readonly temp: string;
+  /** The registry of this test (hermetic: other processes on the machine use the default one). */
+  readonly registryDirectory: string;
   readonly mode: SandboxMode;
   readonly calls: readonly string[];
   readonly rounds: number;
@@ -55,13 +57,14 @@ export function startHost(build: string, configuration: HostConfiguration): Host
   };
 }
 
-/** Pids of processes whose argv contains `argument` exactly (the reaper names its registry folder). */
-export function processesWithArgument(argument: string): number[] {
+/** Pids of processes whose argv contains every one of `argumentsWanted` exactly (the reaper: `--input-type=module` and its registry folder). */
+export function processesWithArguments(...argumentsWanted: string[]): number[] {
   const found: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^[0-9]+$/.test(entry)) continue;
     try {
-      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(argument)) found.push(Number(entry));
+      const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (argumentsWanted.every((argument) => argv.includes(argument))) found.push(Number(entry));
     } catch {
       // gone meanwhile
     }

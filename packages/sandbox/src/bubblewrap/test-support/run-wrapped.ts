@@ -92,14 +92,3 @@ export async function listTree(root: string): Promise<string[]> {
   await walk(root);
   return lines.sort();
 }
-
-const registryEntries = /^(d [^ ]*\.openwork|d [^ ]*\.openwork\/run|d [^ ]*\.openwork\/run\/mount-points|f [^ ]*\.openwork\/run\/mount-points\/(generation|created-folders))$/;
-
-/**
- * `listTree` without an empty mount-point registry in an OpenWork home below `root`
- * (`.openwork/run/mount-points`, holding no record): it lives as long as the process that made
- * it, and its reaper removes it when the process ends (bubblewrap-crash.test.ts proves that).
- */
-export async function listTreeWithoutRegistry(root: string): Promise<string[]> {
-  return (await listTree(root)).filter((line) => !registryEntries.test(line));
-}

@@ -11,6 +11,8 @@ interface HostConfiguration {
   readonly home: string;
   readonly openworkHome: string;
   readonly temp: string;
+  /** The registry of this test (hermetic: other processes on the machine use the default one). */
+  readonly registryDirectory: string;
   readonly mode: SandboxMode;
   /** Bash scripts run in turn, `rounds` times over. */
   readonly calls: readonly string[];
@@ -20,7 +22,7 @@ interface HostConfiguration {
 }
 
 const configuration = JSON.parse(process.argv[2] as string) as HostConfiguration;
-const backend = new BubblewrapBackend();
+const backend = new BubblewrapBackend({ registryDirectory: configuration.registryDirectory });
 const policy = createSandboxPolicy({
   mode: configuration.mode,
   workspaceRoots: [configuration.workspace],
