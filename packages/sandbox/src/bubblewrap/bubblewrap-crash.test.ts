@@ -36,7 +36,9 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await fs.rm(root, { recursive: true, force: true });
+  // Let a reaper still at work finish first, so that nothing is created after the removal.
+  await eventually(() => processesWithArguments('--input-type=module', registry).length === 0, 5000);
+  await fs.rm(root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** Home and workspace, as `listTree` lines; a listing that raced with a removal is read again. */
