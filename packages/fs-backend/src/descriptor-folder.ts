@@ -2,8 +2,7 @@ import { constants, type BigIntStats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { CheckedFolder } from './checked-folder.js';
 import { closeDescriptor, descriptorPath, statDescriptor } from './descriptor-paths.js';
-import { describeFolderNow } from './describe-folder-now.js';
-import { isSameInode } from './is-same-file.js';
+import { whyFolderMoved } from './describe-folder-now.js';
 import { openFolderNoFollow, type WalkPurpose } from './open-folder-no-follow.js';
 
 /** {@link CheckedFolder} on Linux: an `O_PATH` descriptor reached with no-follow opens from `/`. */
@@ -11,21 +10,19 @@ export class DescriptorFolder implements CheckedFolder {
   readonly path: string;
   readonly #fd: number;
   readonly #identity: BigIntStats;
-  readonly #purpose: WalkPurpose;
 
-  private constructor(path: string, fd: number, identity: BigIntStats, purpose: WalkPurpose) {
+  private constructor(path: string, fd: number, identity: BigIntStats) {
     this.path = path;
     this.#fd = fd;
     this.#identity = identity;
-    this.#purpose = purpose;
   }
 
   static async open(folder: string, purpose: WalkPurpose, create: boolean): Promise<DescriptorFolder> {
     const fd = await openFolderNoFollow(folder, purpose, create);
     try {
-      return new DescriptorFolder(folder, fd, await statDescriptor(fd, { bigint: true }), purpose);
+      return new DescriptorFolder(folder, fd, await statDescriptor(fd, { bigint: true }));
     } catch (error) {
-      await closeDescriptor(fd);
+      closeDescriptor(fd);
       throw error;
     }
   }
@@ -38,22 +35,8 @@ export class DescriptorFolder implements CheckedFolder {
     return descriptorPath(this.#fd, name);
   }
 
-  /** A fresh no-follow walk of `path` must reach the held folder (device and inode): nothing moved or replaced it. */
-  async whyMoved(): Promise<string | undefined> {
-    let fresh: number;
-    try {
-      fresh = await openFolderNoFollow(this.path, this.#purpose);
-    } catch {
-      return describeFolderNow(this.path);
-    }
-    try {
-      if (isSameInode(await statDescriptor(fresh, { bigint: true }), this.#identity)) return undefined;
-    } catch {
-      // Cannot tell: treat it as moved.
-    } finally {
-      await closeDescriptor(fresh);
-    }
-    return describeFolderNow(this.path);
+  whyMoved(): Promise<string | undefined> {
+    return whyFolderMoved(this.path, this.#identity);
   }
 
   async sync(): Promise<void> {
@@ -68,7 +51,7 @@ export class DescriptorFolder implements CheckedFolder {
     }
   }
 
-  close(): Promise<void> {
-    return closeDescriptor(this.#fd);
+  async close(): Promise<void> {
+    closeDescriptor(this.#fd);
   }
 }

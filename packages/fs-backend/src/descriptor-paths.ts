@@ -1,4 +1,4 @@
-import { close, constants, fstat, open, type BigIntStats } from 'node:fs';
+import { closeSync, constants, fstat, open, type BigIntStats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
@@ -11,11 +11,17 @@ export const O_PATH = 0o10000000;
 
 export const openDescriptor = promisify(open);
 export const statDescriptor = promisify(fstat) as (fd: number, options: { bigint: true }) => Promise<BigIntStats>;
-const closeDescriptorAsync = promisify(close);
-
-/** Closes a descriptor this package opened; a failure to close cannot be acted on. */
-export async function closeDescriptor(fd: number): Promise<void> {
-  await closeDescriptorAsync(fd).catch(() => undefined);
+/**
+ * Closes a descriptor this package opened. Synchronous: closing an `O_PATH` descriptor does no
+ * I/O, and a round trip through libuv's thread pool per folder on the way would double a walk's
+ * cost. A failure to close cannot be acted on.
+ */
+export function closeDescriptor(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // EBADF: nothing left to close.
+  }
 }
 
 /**
@@ -54,6 +60,6 @@ async function probeDescriptorPaths(): Promise<boolean> {
   } catch {
     return false;
   } finally {
-    if (fd !== undefined) await closeDescriptor(fd);
+    if (fd !== undefined) closeDescriptor(fd);
   }
 }

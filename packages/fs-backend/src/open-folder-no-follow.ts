@@ -21,18 +21,19 @@ function componentsOf(folder: string, purpose: WalkPurpose): string[] {
   return components;
 }
 
-/** A component that is not a folder: a symbolic link is a refusal of its own (§3.7), anything else `not_a_directory`. */
+/**
+ * A component that is not a folder. A regular file (or device…) is `not_a_directory`; a link, or
+ * an entry replaced while it was being opened (a racing process at work), is refused as such (§3.7).
+ */
 async function notAFolder(error: unknown, parent: number, component: string, reached: string, purpose: WalkPurpose): Promise<FileSystemError> {
-  const isLink = await lstat(descriptorPath(parent, component)).then(
-    (stats) => stats.isSymbolicLink(),
-    () => false,
-  );
-  if (!isLink) return toFileSystemError(error, purpose.operation, purpose.path);
+  const now = await lstat(descriptorPath(parent, component)).catch(() => undefined);
+  if (now !== undefined && !now.isSymbolicLink() && !now.isDirectory()) return toFileSystemError(error, purpose.operation, purpose.path);
+  const what = now?.isSymbolicLink() === true ? 'is a symbolic link' : 'was replaced (by a link or another file) while it was being opened';
   return new FileSystemError({
     code: 'invalid_path',
     path: purpose.path,
     errno: (error as { code?: string }).code ?? 'ELOOP',
-    message: `Cannot ${purpose.operation} ${purpose.path}: ${reached} is a symbolic link (the path must be the canonical real path, and a link put there after the path was checked is never followed); nothing was changed. Resolve the path again and retry.`,
+    message: `Cannot ${purpose.operation} ${purpose.path}: ${reached} ${what} (the path must be the canonical real path, and a link put there after the path was checked is never followed); nothing was changed. Resolve the path again and retry.`,
     cause: error,
   });
 }
@@ -74,12 +75,12 @@ export async function openFolderNoFollow(folder: string, purpose: WalkPurpose, c
     for (const component of components) {
       reached += `/${component}`;
       const next = await openChild(current, component, reached, create, purpose);
-      await closeDescriptor(current);
+      closeDescriptor(current);
       current = next;
     }
     return current;
   } catch (error) {
-    await closeDescriptor(current);
+    closeDescriptor(current);
     throw error;
   }
 }

@@ -2,9 +2,8 @@ import { constants, type BigIntStats } from 'node:fs';
 import { lstat, mkdir, open, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckedFolder } from './checked-folder.js';
-import { describeFolderNow } from './describe-folder-now.js';
+import { describeFolderNow, whyFolderMoved } from './describe-folder-now.js';
 import { FileSystemError } from './file-system-error.js';
-import { isSameInode } from './is-same-file.js';
 import type { WalkPurpose } from './open-folder-no-follow.js';
 import { toFileSystemError } from './to-file-system-error.js';
 
@@ -27,11 +26,8 @@ export class PathFolder implements CheckedFolder {
     try {
       if (create) await mkdir(folder, { recursive: true });
       const identity = await lstat(folder, { bigint: true });
-      if (!identity.isDirectory()) {
-        const error = Object.assign(new Error('not a directory'), { code: identity.isSymbolicLink() ? 'ELOOP' : 'ENOTDIR' });
-        throw error;
-      }
-      if ((await realpath(folder)) !== folder) {
+      if (!identity.isDirectory() && !identity.isSymbolicLink()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+      if (identity.isSymbolicLink() || (await realpath(folder)) !== folder) {
         throw new FileSystemError({
           code: 'invalid_path',
           path: purpose.path,
@@ -52,10 +48,8 @@ export class PathFolder implements CheckedFolder {
     return join(this.path, name);
   }
 
-  async whyMoved(): Promise<string | undefined> {
-    const [real, now] = await Promise.all([realpath(this.path).catch(() => undefined), lstat(this.path, { bigint: true }).catch(() => undefined)]);
-    if (real === this.path && isSameInode(now, this.#identity)) return undefined;
-    return describeFolderNow(this.path);
+  whyMoved(): Promise<string | undefined> {
+    return whyFolderMoved(this.path, this.#identity);
   }
 
   async sync(): Promise<void> {
