@@ -6,8 +6,10 @@ import { writeFile } from 'node:fs/promises';
  * between the real folder and a symbolic link (to somewhere the writer must never write) as fast
  * as it can, with plain renames — folder away to `parked`, link in, link out, folder back — until
  * the stop file appears; then it leaves the real folder in place and prints how many rounds it ran.
- * The real folder stays in place for a random 0–100 µs of each round, so the swaps land at every
- * moment of a call (a fixed rhythm could miss a short window every time) and some calls get through.
+ * The link and then the real folder stay in place for a random 0–100 µs (plus the timer's slack) each round, so
+ * the swaps land at every moment of a call (a fixed rhythm could miss a short window every time)
+ * and some calls get through; it sleeps rather than spins, so on a small machine it does not
+ * starve the calls it races.
  */
 const flipperSource = `
 const { existsSync, renameSync, writeSync } = require('node:fs');
@@ -16,14 +18,15 @@ const attempt = (from, to) => { try { renameSync(from, to); return true; } catch
 // A writer that makes folders may have made a new one at the path while the real one was parked:
 // move it aside (it stays in the workspace) so the real folder comes back and the race goes on.
 const restore = (round) => attempt(parked, folder) || (attempt(folder, folder + '.made-meanwhile-' + round) && attempt(parked, folder));
+const pause = new Int32Array(new SharedArrayBuffer(4));
 let rounds = 0;
 for (;;) {
   attempt(folder, parked);
   attempt(link, folder);
+  Atomics.wait(pause, 0, 0, Math.random() * 0.1);
   attempt(folder, link);
   restore(rounds);
-  const dwellUntil = process.hrtime.bigint() + BigInt(Math.floor(Math.random() * 100_000));
-  while (process.hrtime.bigint() < dwellUntil);
+  Atomics.wait(pause, 0, 0, Math.random() * 0.1);
   rounds += 1;
   if ((rounds & 255) === 0 && existsSync(stopFile)) break;
 }
