@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open, readdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { snapshotTree, tempFilesBelow } from '@openwork/tooling/tree-snapshot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeDescriptor, descriptorPath, O_PATH, openDescriptor } from './descriptor-paths.js';
 import { FileSystemError, NodeFileSystem } from './index.js';
 import { startFolderFlipper, type FolderFlipper } from './test-support/folder-flipper.js';
 import { createTemporaryDirectory } from './test-support/temporary-directory.js';
-import { snapshotTree, tempFilesBelow } from './test-support/tree-snapshot.js';
 
 // Architecture §3.7 "Races", on the real kernel with a real racing process: a separate process
 // swaps a folder on the way between the real folder and a link into "home" as fast as it can,

@@ -3,11 +3,11 @@ import { closeSync, constants, openSync } from 'node:fs';
 import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolResult } from '@openwork/tools-contract';
+import { snapshotTree, tempFilesBelow } from '@openwork/tooling/tree-snapshot';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { reapplyFileChanges, undoFileChanges, type FileChangeEngineOptions, type FileChangeOutcome } from '../index.js';
 import { createBashFixture, requireBubblewrap, type BashFixture } from '../bash/test-support/bash-fixture.js';
 import { startSandboxedFlipper, type SandboxedFlipper } from './test-support/sandboxed-flipper.js';
-import { snapshotTree, tempFilesBelow } from './test-support/tree-snapshot.js';
 
 // Issue 23 item 5, architecture §3.7 "Races": a sandboxed bash (the real bubblewrap sandbox,
 // started through the bash tool) swaps `sub/` for a link to the home and `tree/` (an ancestor of

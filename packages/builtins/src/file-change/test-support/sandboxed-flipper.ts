@@ -78,7 +78,7 @@ export function startSandboxedFlipper(fixture: BuiltinsFixture, folders: readonl
         for (;;) {
           const now = await lstat(join(fixture.workspace, folder)).catch(() => undefined);
           if (now === undefined || !now.isDirectory()) break;
-          const early = await Promise.race([running, new Promise<undefined>((resolve) => setTimeout(resolve, 5))]);
+          const early = await Promise.race([running, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5))]);
           if (early !== undefined) throw new Error(`the sandboxed flipper ended before it raced: ${JSON.stringify(early.content)}`);
         }
       }

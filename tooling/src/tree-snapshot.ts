@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
+// Test support shared by the race tests of fs-backend and builtins (architecture §3.7 "Races").
+
 /**
  * Everything observable about a tree, one line per entry: kind, inode, mode, size, change time and
  * content hash (or link target). Two snapshots are equal only if nothing in the tree was created,
