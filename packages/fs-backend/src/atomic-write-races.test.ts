@@ -17,7 +17,7 @@ import { createTemporaryDirectory } from './test-support/temporary-directory.js'
 // builtins suite races the tools themselves through the bubblewrap sandbox for the rest of the
 // 10,000 (README "Tests").
 const onLinux = process.platform === 'linux';
-const attempts = { write: 3000, ancestor: 2000, mkdirp: 2000, unlink: 2000 };
+const attempts = { write: 3000, ancestor: 2000, mkdirp: 2000, unlink: 2000, target: 1000 };
 /** Calls in flight at once, each lane on targets of its own (a write costs an fsync: lanes keep the run to seconds). */
 const lanes = 8;
 
@@ -200,5 +200,33 @@ describe.skipIf(!onLinux)('NodeFileSystem against a process that swaps a folder 
     tally.expectRaced(await flipper!.stop(), ['invalid_path', 'not_found']);
     flipper = undefined;
     expect(await snapshotTree(home)).toEqual(before);
+  });
+
+  it(`atomicWrite over a target swapped for a link to a home file replaces the link, never the home file (${attempts.target} attempts)`, async () => {
+    await mkdir(join(workspace, 'sub'));
+    await writeFile(join(home, '.bashrc'), '# home bashrc\n');
+    await writeFile(join(workspace, 'sub', 'target.txt'), 'workspace\n');
+    const before = await snapshotTree(home);
+    // The flipper swaps the file itself: a regular file and a link to the home's .bashrc take turns at its name.
+    const link = join(workspace, 'sub', 'target.txt.link');
+    await symlink(join(home, '.bashrc'), link);
+    flipper = await startFolderFlipper({ folder: join(workspace, 'sub', 'target.txt'), parked: join(workspace, 'sub', 'target.txt.parked'), link, stopFile: join(root.path, 'stop') });
+    const tally = new Tally();
+    const path = join(workspace, 'sub', 'target.txt');
+    await inLanes(attempts.target, async (index) => {
+      await tally.run(
+        path,
+        () => fileSystem.atomicWrite(path, `content ${index}\n`),
+        async () => undefined,
+      );
+    });
+    const rounds = await flipper.stop();
+    flipper = undefined;
+    // Every write renames over whatever is at the name, so none is refused; the home file never changes.
+    console.info(`${Date.now() - tally.startedMs} ms, rounds ${rounds}, completed ${tally.completed}, failures ${JSON.stringify(Object.fromEntries(tally.failures))}`);
+    expect(rounds).toBeGreaterThan(0);
+    expect(tally.completed).toBe(attempts.target);
+    expect(await snapshotTree(home)).toEqual(before);
+    expect(await tempFilesBelow(workspace)).toEqual([]);
   });
 });
