@@ -271,7 +271,7 @@ describe('read of a notebook (issue 27)', () => {
   });
 
   it('a broken image output is named in the text and not attached; the rest is shown', async () => {
-    const broken = structuredClone(notebook);
+    const broken = JSON.parse(JSON.stringify(notebook)) as { cells: { outputs?: { data?: Record<string, string> }[] }[] };
     broken.cells[3]!.outputs![0]!.data!['image/png'] = png.subarray(0, 30).toString('base64');
     await put('broken.ipynb', JSON.stringify(broken));
     const result = await fixture.call('read', { path: 'broken.ipynb', offset: 22 });
