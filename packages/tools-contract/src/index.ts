@@ -21,7 +21,7 @@ export type { ToolError } from './tool-error.js';
 export { TOOL_RESULT_STATUSES, type ToolResultStatus } from './tool-result-status.js';
 export type { ToolArtifact } from './tool-artifact.js';
 export { ToolResult, type ToolFailure, type ToolResultContent, type ToolResultExtras, type ToolResultText } from './tool-result.js';
-export type { ToolResultImage } from './tool-result-image.js';
+export { imageProblem as resultImageProblem, type ToolResultImage } from './tool-result-image.js';
 export { MAX_RESULT_IMAGE_BYTES, MAX_RESULT_IMAGES, RESULT_IMAGE_TYPES, type ResultImageType } from './result-image-limits.js';
 export { ToolsContractError } from './tools-contract-error.js';
 export { ToolExecutionError, type ToolExecutionErrorOptions } from './tool-execution-error.js';

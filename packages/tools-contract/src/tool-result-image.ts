@@ -14,7 +14,7 @@ export interface ToolResultImage {
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** Why `value` is not a `ToolResultImage`, or `undefined` when it is one. */
+/** Why `value` is not a `ToolResultImage`, or `undefined` when it is one (stores check records with it too). */
 export function imageProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return 'an image must be an object { type: "image", mimeType, data }';
   const { type, mimeType, data } = value as Record<string, unknown>;
