@@ -8,9 +8,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Session } from '@openwork/core';
 import type { OpenRuntime } from '../runtime/open-runtime.js';
-import { resultText } from '../output/tool-result-output.js';
 import { workspaceRootsFromClient } from './client-roots.js';
 import { elicitationApprover } from './elicitation-approver.js';
+import { mcpResultContent } from './mcp-result-content.js';
 import { toolAnnotations } from './tool-annotations.js';
 
 export interface ServeMcpOptions {
@@ -102,7 +102,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
     await notifications;
     const { result } = outcome;
     return {
-      content: [{ type: 'text', text: resultText(result) }],
+      content: mcpResultContent(result),
       isError: result.status !== 'succeeded',
       structuredContent: {
         callId: outcome.callId,
