@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MAX_RESULT_BYTES, ToolResult } from '@openwork/tools-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -125,6 +125,18 @@ describe('read of an image (issue 27)', () => {
       expect(result.status, name).toBe('failed');
       expect(ToolResult.text(result), name).toBe(`${message} read shows whole, valid images only; check the file with bash (for example file or xxd).`);
     }
+    expect(fixture.session.observations.size).toBe(0);
+  });
+
+  it('an image behind a link into a credential directory is denied like any read, its bytes never shown', async () => {
+    await mkdir(join(fixture.home, '.ssh'));
+    const png = pngFile(2, 2);
+    await writeFile(join(fixture.home, '.ssh', 'qr.png'), png);
+    await symlink(join(fixture.home, '.ssh'), join(fixture.workspace, 'keys'));
+    const result = await fixture.call('read', { path: 'keys/qr.png' });
+    expect(result.status).toBe('denied');
+    expect(ToolResult.images(result)).toEqual([]);
+    expect(JSON.stringify(result)).not.toContain(png.toString('base64'));
     expect(fixture.session.observations.size).toBe(0);
   });
 
