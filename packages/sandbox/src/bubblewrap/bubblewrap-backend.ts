@@ -1,6 +1,7 @@
 import type { SandboxAvailability, SandboxBackend, SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.js';
 import { goBuildCacheEnvironment } from '../backend/go-build-cache-environment.js';
 import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
+import { withGitAudit } from '../backend/with-git-audit.js';
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
 import { SandboxConfigurationError } from '../policy/sandbox-error.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
@@ -49,7 +50,7 @@ export class BubblewrapBackend implements SandboxBackend {
         `bubblewrap cannot protect this session: ${folding} is on a case-insensitive file system, where a protected name can be reached under another spelling (.GIT/HOOKS for .git/hooks) that a mount does not cover. Use a case-sensitive file system for the workspace.`,
       );
     }
-    return wrapWithBubblewrap(this.bwrapPath, command, layout, sharedMountPointLedger);
+    return withGitAudit(wrapWithBubblewrap(this.bwrapPath, command, layout, sharedMountPointLedger), policy);
   }
 
   /** §7.9: `GOCACHE` in a temp root, since the cache under home is not writable here (`goBuildCacheEnvironment`). */
