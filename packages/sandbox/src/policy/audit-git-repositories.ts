@@ -151,5 +151,5 @@ export function formatGitAuditFinding(finding: GitAuditFinding): string {
     finding.movedTo === undefined
       ? `could not be moved aside; tell the user not to run git in ${finding.linkedFrom} before removing ${finding.repository}`
       : `was moved to ${finding.movedTo}`;
-  return `[sandbox: ${finding.repository} ${action}. It is a repository recorded as a gitlink in the index of ${finding.linkedFrom}, and it ${what}: git run by the user outside the sandbox would run that. Repositories created by commands may hold only plain configuration; move it back only if the user asks to.]`;
+  return `[sandbox: ${finding.repository} ${action}. It is a repository recorded as a gitlink in the index of ${finding.linkedFrom}, so git run by the user outside the sandbox would recurse into it and run what it holds (${what}). A repository a command creates may hold plain configuration only; move it back only if the user asks to.]`;
 }
