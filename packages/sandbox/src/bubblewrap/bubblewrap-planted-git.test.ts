@@ -214,6 +214,26 @@ describe('planted code through gitlinks (issue 23 item 1)', () => {
     expect(await exists(parts.marker)).toBe(false);
   });
 
+  it('a gitlink chain deeper than the audit checks is moved aside where the audit stops, unchecked', async () => {
+    const parts = await fixture('gitlink-deep');
+    await userRepository(parts.workspace, parts.home);
+    const script = [
+      'd=chain; list=()',
+      'for i in 1 2 3 4 5 6 7 8 9; do d=$d/r$i; list+=($d); git init -q $d; done',
+      `git -C \${list[8]} config core.fsmonitor 'touch ${parts.marker}' && git -C \${list[8]} commit -q --allow-empty -m x`,
+      'for i in 7 6 5 4 3 2 1 0; do git -C ${list[$i]} add r$((i+2)) && git -C ${list[$i]} commit -q -m x; done',
+      'git add ${list[0]} && echo chained',
+    ].join('\n');
+    const result = await sandboxed(script, policyFor(parts), parts.workspace);
+    expect(result.stdout).toBe('chained\n');
+    const deepest = path.join(parts.workspace, 'chain/r1/r2/r3/r4/r5/r6/r7/r8/r9/.git');
+    expect(result.notices).toEqual([expect.stringContaining(`[sandbox: ${deepest} was moved to`)]);
+    expect(result.notices[0]).toContain('it lies 9 repositories deep');
+    expect(await exists(path.join(parts.workspace, 'chain/r1/r2/r3/r4/r5/r6/r7/r8/.git'))).toBe(true);
+    userRunsEverything(parts.workspace, parts.home);
+    expect(await exists(parts.marker)).toBe(false);
+  });
+
   it('.git/modules cannot be planted: git submodule update finds no module directory of the command’s (submodule.active = .)', async () => {
     const parts = await fixture('modules');
     await userRepository(parts.workspace, parts.home);

@@ -11,6 +11,8 @@ import type { SandboxPolicy } from './sandbox-policy.js';
 
 /** A repository git would visit from a workspace root that held configuration able to run a program. */
 export interface GitAuditFinding {
+  /** `moved`: a repository moved aside; `unchecked`: repositories git may recurse into that the audit could not reach. */
+  readonly kind: 'moved' | 'unchecked';
   /** The `.git` entry (folder, git file or link) of the repository, in the work tree of a gitlink. */
   readonly repository: string;
   /** The work tree whose index records the gitlink (git recurses from there). */
@@ -26,9 +28,20 @@ export interface AuditGitRepositoriesOptions {
   readonly statistics?: GitScanStatistics;
 }
 
-const maximumRepositoryDepth = 4;
-const maximumRepositories = 256;
+// Wider than the policy's scan (which protects each repository it finds with mounts): what the
+// audit cannot reach it reports, since git would recurse there unchecked (README known limits).
+const maximumRepositoryDepth = 8;
+const maximumRepositories = 1024;
+const maximumAuditedGitlinks = 4096;
 const quarantineSuffix = '.openwork-quarantine';
+
+function realPath(file: string): string | undefined {
+  try {
+    return fs.realpathSync.native(file);
+  } catch {
+    return undefined;
+  }
+}
 
 /** One audit after one call; each method is one named step. */
 class GitRepositoryAudit {
@@ -64,43 +77,42 @@ class GitRepositoryAudit {
 
   /** Every populated gitlink of the repository's index: git recurses into it (`status`, `diff`, `fetch`). */
   visitGitlinks(workTree: string, gitDirectory: string, depth: number): void {
-    let real: string;
-    try {
-      real = fs.realpathSync.native(gitDirectory);
-    } catch {
-      return;
-    }
-    if (depth >= maximumRepositoryDepth || this.#seen.has(real) || this.#seen.size >= maximumRepositories) return;
-    this.#seen.add(real);
+    const real = realPath(gitDirectory);
+    if (real === undefined || this.#seen.has(real)) return;
     const format = gitConfigEntries(readSmallFile(path.posix.join(real, 'config'), this.#statistics) ?? '').find(
       (entry) => entry.section === 'extensions' && entry.name === 'objectformat',
     );
-    const gitlinks = readGitlinks(real, format?.value.toLowerCase() === 'sha256' ? 32 : 20, this.#statistics);
+    const gitlinks = readGitlinks(real, format?.value.toLowerCase() === 'sha256' ? 32 : 20, this.#statistics, maximumAuditedGitlinks);
+    if (gitlinks.paths.length === 0 && gitlinks.complete) return;
+    if (!gitlinks.complete) {
+      const why = `its index could not be read whole (over ${maximumAuditedGitlinks} gitlinks, over 64 MB, or a format not understood)`;
+      this.findings.push({ kind: 'unchecked', repository: path.posix.join(workTree, '.git'), linkedFrom: workTree, reasons: [why], movedTo: undefined });
+    }
+    // Beyond the bounds, a repository the call could write is moved aside unchecked: git would recurse into it.
+    const beyond = depth >= maximumRepositoryDepth || this.#seen.size >= maximumRepositories;
+    this.#seen.add(real);
     for (const link of gitlinks.paths) {
       const child = path.posix.join(workTree, link);
-      if (child.startsWith(`${workTree}/`)) this.visitLinkedRepository(workTree, child, depth);
+      if (child.startsWith(`${workTree}/`)) this.visitLinkedRepository(workTree, child, depth, beyond);
     }
   }
 
   /** A gitlink's repository: trusted if this call could not change it, else checked and, if need be, moved away. */
-  visitLinkedRepository(linkedFrom: string, child: string, depth: number): void {
+  visitLinkedRepository(linkedFrom: string, child: string, depth: number, beyondBounds: boolean): void {
     const dotGit = path.posix.join(child, '.git');
     const gitDirectory = gitDirectoryOf(dotGit, this.#statistics);
-    if (gitDirectory === undefined) return;
-    let real: string;
-    try {
-      real = fs.realpathSync.native(gitDirectory);
-    } catch {
-      return;
-    }
+    const real = gitDirectory === undefined ? undefined : realPath(gitDirectory);
+    if (real === undefined) return;
     if (!this.wasProtected(real)) {
-      const reasons = classifyGitDirectory(real, this.#statistics);
+      const reasons = beyondBounds
+        ? [`it lies ${depth + 1} repositories deep or beyond the first ${maximumRepositories}, where it is not checked`]
+        : classifyGitDirectory(real, this.#statistics);
       if (reasons.length > 0) {
-        this.findings.push({ repository: dotGit, linkedFrom, reasons, movedTo: this.quarantine(dotGit) });
+        this.findings.push({ kind: 'moved', repository: dotGit, linkedFrom, reasons, movedTo: this.quarantine(dotGit) });
         return;
       }
     }
-    this.visitGitlinks(child, real, depth + 1);
+    if (!beyondBounds) this.visitGitlinks(child, real, depth + 1);
   }
 
   /**
@@ -108,12 +120,8 @@ class GitRepositoryAudit {
    * only inside a writable root of the call, where the command could have put it.
    */
   quarantine(dotGit: string): string | undefined {
-    let parent: string;
-    try {
-      parent = fs.realpathSync.native(path.posix.dirname(dotGit));
-    } catch {
-      return undefined;
-    }
+    const parent = realPath(path.posix.dirname(dotGit));
+    if (parent === undefined) return undefined;
     const roots = [...this.#policy.workspaceRoots, ...this.#policy.extraWritableRoots, ...this.#policy.tempRoots].map((root) => ({ path: root, scope: 'subtree' as const }));
     if (!isInsideAnyScopedPath(parent, roots)) return undefined;
     for (let attempt = 1; attempt <= 20; attempt += 1) {
@@ -146,6 +154,9 @@ export function auditGitRepositories(policy: SandboxPolicy, options: AuditGitRep
 
 /** The text the model gets for a finding (appended to the call's result). */
 export function formatGitAuditFinding(finding: GitAuditFinding): string {
+  if (finding.kind === 'unchecked') {
+    return `[sandbox: the repositories that ${finding.repository} links to as gitlinks were not all checked after this command: ${finding.reasons.join(', ')}. git run by the user outside the sandbox recurses into them; tell the user before they run git status or git diff in ${finding.linkedFrom}.]`;
+  }
   const what = finding.reasons.slice(0, 5).join(', ') + (finding.reasons.length > 5 ? `, and ${finding.reasons.length - 5} more` : '');
   const action =
     finding.movedTo === undefined

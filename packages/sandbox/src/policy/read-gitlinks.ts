@@ -16,6 +16,7 @@ export interface Gitlinks {
 }
 
 export const maximumIndexBytes = 64 * 1024 * 1024;
+/** Default number of gitlinks read from one index (the policy protects each, so they cost mounts). */
 export const maximumGitlinks = 256;
 const gitlinkMode = 0o160000;
 
@@ -50,7 +51,7 @@ interface ParsedIndex {
 }
 
 /** One index file: its entries, and the hash of the shared index a split index names (`link`). */
-function parseIndex(bytes: Buffer, hashBytes: number): ParsedIndex | undefined {
+function parseIndex(bytes: Buffer, hashBytes: number, limit: number): ParsedIndex | undefined {
   if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'DIRC') return undefined;
   const version = bytes.readUInt32BE(4);
   if (version < 2 || version > 4) return undefined;
@@ -80,7 +81,7 @@ function parseIndex(bytes: Buffer, hashBytes: number): ParsedIndex | undefined {
     }
     previous = name;
     if ((mode & 0o170000) === gitlinkMode) {
-      if (gitlinks.length === maximumGitlinks) return { gitlinks, sharedIndex: undefined, complete: false };
+      if (gitlinks.length === limit) return { gitlinks, sharedIndex: undefined, complete: false };
       gitlinks.push(name);
     }
   }
@@ -116,7 +117,7 @@ function readIndexFile(file: string, statistics: GitScanStatistics | undefined):
 }
 
 /** The gitlinks of the index of `gitDirectory` (`index`, and its shared index when split). */
-export function readGitlinks(gitDirectory: string, hashBytes: 20 | 32, statistics?: GitScanStatistics): Gitlinks {
+export function readGitlinks(gitDirectory: string, hashBytes: 20 | 32, statistics?: GitScanStatistics, limit = maximumGitlinks): Gitlinks {
   const file = path.posix.join(gitDirectory, 'index');
   let stats: fs.Stats;
   try {
@@ -124,31 +125,31 @@ export function readGitlinks(gitDirectory: string, hashBytes: 20 | 32, statistic
   } catch {
     return noGitlinks;
   }
-  const key = `${identity(stats)}:${hashBytes}`;
-  const cached = cache.get(file);
+  const key = `${identity(stats)}:${hashBytes}:${limit}`;
+  const cached = cache.get(`${file}\0${limit}`);
   if (cached !== undefined && cached.key === key) return cached.gitlinks;
-  const gitlinks = parseGitlinks(gitDirectory, file, hashBytes, statistics);
-  cache.set(file, { key, gitlinks });
+  const gitlinks = parseGitlinks(gitDirectory, file, hashBytes, statistics, limit);
+  cache.set(`${file}\0${limit}`, { key, gitlinks });
   if (cache.size > 1024) cache.delete(cache.keys().next().value as string);
   return gitlinks;
 }
 
-function parseGitlinks(gitDirectory: string, file: string, hashBytes: 20 | 32, statistics: GitScanStatistics | undefined): Gitlinks {
+function parseGitlinks(gitDirectory: string, file: string, hashBytes: 20 | 32, statistics: GitScanStatistics | undefined, limit: number): Gitlinks {
   const main = readIndexFile(file, statistics);
   if (main === 'missing') return noGitlinks;
   if (main === 'unreadable') return unreadable;
-  const parsed = parseIndex(main.bytes, hashBytes);
+  const parsed = parseIndex(main.bytes, hashBytes, limit);
   if (parsed === undefined) return unreadable;
   const paths = new Set(parsed.gitlinks);
   let complete = parsed.complete;
   if (parsed.sharedIndex !== undefined) {
     const shared = readIndexFile(path.posix.join(gitDirectory, `sharedindex.${parsed.sharedIndex}`), statistics);
-    const sharedParsed = typeof shared === 'string' ? undefined : parseIndex(shared.bytes, hashBytes);
+    const sharedParsed = typeof shared === 'string' ? undefined : parseIndex(shared.bytes, hashBytes, limit);
     if (sharedParsed === undefined) complete = false;
     else {
       for (const name of sharedParsed.gitlinks) paths.add(name);
       complete &&= sharedParsed.complete;
     }
   }
-  return Object.freeze({ paths: Object.freeze([...paths].slice(0, maximumGitlinks)), complete });
+  return Object.freeze({ paths: Object.freeze([...paths].slice(0, limit)), complete: complete && paths.size <= limit });
 }
