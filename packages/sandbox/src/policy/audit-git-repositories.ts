@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { checkAccess } from './check-access.js';
 import { classifyGitDirectory } from './classify-git-directory.js';
 import { gitConfigEntries } from './git-config-entries.js';
+import { gitRedirectionNames } from './find-git-redirections.js';
 import { gitDirectoryOf, kindOf, readSmallFile } from './git-files.js';
 import type { GitScanStatistics } from './git-files.js';
 import { isInsideAnyScopedPath } from './is-inside-scoped-path.js';
@@ -61,7 +62,7 @@ class GitRepositoryAudit {
    * that made them).
    */
   wasProtected(gitDirectory: string): boolean {
-    return ['config', 'hooks', 'commondir', 'config.worktree', 'worktrees', 'modules'].every(
+    return gitRedirectionNames.every(
       (name) => !checkAccess(this.#policy, path.posix.join(gitDirectory, name), 'write', 'process').allowed,
     );
   }
