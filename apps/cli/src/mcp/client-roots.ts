@@ -1,12 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { filesystemRootRefusal, isFilesystemRoot } from '../runtime/workspace-roots.js';
 
 /**
  * Workspace roots from the client's MCP roots (as the reference filesystem server does): the
  * `file://` roots that are existing folders, in the client's order. Anything else is skipped; an
- * empty answer means "use the fallback" (`--workspace`).
+ * empty answer means "use the fallback" (`--workspace`). A root of `/` is refused (issue 24) with
+ * a line on `log` that says why and what to do.
  */
-export async function workspaceRootsFromClient(roots: readonly { uri: string }[]): Promise<string[]> {
+export async function workspaceRootsFromClient(roots: readonly { uri: string }[], log: (line: string) => void = () => undefined): Promise<string[]> {
   const folders: string[] = [];
   for (const root of roots) {
     if (!root.uri.startsWith('file://')) continue;
@@ -17,7 +19,12 @@ export async function workspaceRootsFromClient(roots: readonly { uri: string }[]
       continue;
     }
     const entry = await stat(path).catch(() => undefined);
-    if (entry?.isDirectory() === true && !folders.includes(path)) folders.push(path);
+    if (entry?.isDirectory() !== true || folders.includes(path)) continue;
+    if (isFilesystemRoot(path)) {
+      log(`openwork mcp: ${filesystemRootRefusal(`The client's root ${root.uri}`)}`);
+      continue;
+    }
+    folders.push(path);
   }
   return folders;
 }

@@ -1,5 +1,4 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
@@ -9,6 +8,7 @@ import {
 import type { Session } from '@openwork/core';
 import type { OpenRuntime } from '../runtime/open-runtime.js';
 import { resultText } from '../output/tool-result-output.js';
+import { BoundedStdioServerTransport } from './bounded-stdio-transport.js';
 import { workspaceRootsFromClient } from './client-roots.js';
 import { elicitationApprover } from './elicitation-approver.js';
 import { toolAnnotations } from './tool-annotations.js';
@@ -114,7 +114,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
     };
   });
 
-  const transport = new StdioServerTransport();
+  // Not the SDK's StdioServerTransport: it closes the connection on a message over 10 MiB (issue 24).
+  const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, { log: options.log });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
@@ -148,7 +149,7 @@ class ClientRootsFollower {
     this.#refreshing = this.#refreshing
       .then(async () => {
         const answer = await listRoots();
-        const folders = await workspaceRootsFromClient(answer.roots);
+        const folders = await workspaceRootsFromClient(answer.roots, this.#log);
         this.#pending = folders.length > 0 ? folders : this.#fallback;
         await this.#apply();
       })
