@@ -29,6 +29,8 @@ export const callCommand: CommandSpec = {
     if (tool === undefined) throw new UsageError('openwork call: missing the tool name; see openwork call --help');
     if (rest.length > 0) throw new UsageError(`openwork call: unexpected argument ${JSON.stringify(rest[0])}; pass the input as one JSON argument`);
     const input = parseInput(inputText ?? '{}');
+    // Before anything opens: a refused root changes nothing (not even the store).
+    const workspaceRoots = workspaceRootsOption(parsed);
     const opened = await openRuntime({
       environment: io.environment,
       database: optionValue(parsed, 'database'),
@@ -39,7 +41,7 @@ export const callCommand: CommandSpec = {
     process.once('SIGINT', interrupt);
     try {
       const session = await opened.runtime.createSession({
-        workspaceRoots: workspaceRootsOption(parsed),
+        workspaceRoots,
         ...(optionValue(parsed, 'mode') === undefined ? {} : { mode: optionValue(parsed, 'mode') as 'read-only' }),
       });
       const outcome = await session.callTool(tool, input, {

@@ -29,6 +29,8 @@ export const sessionCommand: CommandSpec = {
   options: [WORKSPACE_OPTION, MODE_OPTION, AGENT_OPTION, DATABASE_OPTION, APPROVE_OPTION],
   async run(parsed, io) {
     if (parsed.positionals.length > 0) throw new UsageError(`openwork session: unexpected argument ${JSON.stringify(parsed.positionals[0])}; calls come on stdin`);
+    // Before anything opens: a refused root changes nothing (not even the store).
+    const workspaceRoots = workspaceRootsOption(parsed);
     const opened = await openRuntime({
       environment: io.environment,
       database: optionValue(parsed, 'database'),
@@ -41,7 +43,7 @@ export const sessionCommand: CommandSpec = {
       const mode = optionValue(parsed, 'mode') as 'read-only' | 'workspace-write' | 'full-access' | undefined;
       const role = optionValue(parsed, 'agent') as 'default' | 'explorer' | undefined;
       const session = await opened.runtime.createSession({
-        workspaceRoots: workspaceRootsOption(parsed),
+        workspaceRoots,
         ...(mode === undefined ? {} : { mode }),
         ...(role === undefined ? {} : { role }),
       });

@@ -1,4 +1,4 @@
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -72,13 +72,15 @@ describe('the workspace root / is refused; HOME is allowed with its protections'
       ['mcp', '--workspace', link],
     ]) {
       const run = await runOpenwork(argv, { environment: sandbox.environment, cwd: sandbox.workspace });
-      expect(run.status).toBe(2);
+      expect({ status: run.status, signal: run.signal }).toEqual({ status: 2, signal: null });
       expect(run.stdout).toBe('');
       expect(run.stderr).toContain('is / (the whole file system), which openwork refuses as a workspace root');
       expect(run.stderr).toContain('Use the project\'s folder instead (--workspace ~/project');
     }
     const fromRoot = await runOpenwork(['call', 'list', '{}'], { environment: sandbox.environment, cwd: '/' });
-    expect(fromRoot.status).toBe(2);
+    expect({ status: fromRoot.status, signal: fromRoot.signal, stderr: fromRoot.stderr }).toMatchObject({ status: 2, signal: null });
+    // Refused before anything opened: not even the store was created.
+    await expect(access(sandbox.openworkHome)).rejects.toThrow();
     expect(fromRoot.stderr).toContain('The current directory (the workspace when --workspace is not given) is /');
   });
 
