@@ -66,7 +66,7 @@ describe('openwork session with a line over its bound', () => {
     try {
       const child = spawn(process.execPath, [OPENWORK_BIN, 'session', '--workspace', sandbox.workspace], { env: sandbox.environment, cwd: sandbox.workspace, stdio: [input.fd, 'pipe', 'pipe'] });
       let stdout = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
       const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
       const results = stdout.trim().split('\n').map((line) => JSON.parse(line) as { status: string; error: { code: string; message: string } | null });
       expect(results.map((result) => result.status)).toEqual(['succeeded', 'failed', 'succeeded']);
