@@ -86,7 +86,7 @@ describe('the workspace root / is refused; HOME is allowed with its protections'
 
   it('an MCP root of / is refused with a log line; the session keeps its --workspace', async () => {
     const { client, stderr } = await connect({ roots: () => ['/'] });
-    expect(await eventually(() => stderr().includes("The client's root file:/// is /"))).toBe(true);
+    expect(await eventually(() => stderr().includes("openwork mcp: ignored the client's root file:///: it is / (the whole file system)"))).toBe(true);
     expect(resultText(await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } }))).toBe('1\talpha');
     // Relative paths still mean the workspace: with / as the root, `.` would list the file system.
     const listed = resultText(await client.callTool({ name: 'list', arguments: { path: '.' } }));
