@@ -15,6 +15,7 @@ export type { ToolCallOptions, ToolCallOutcome } from './session/tool-call-optio
 // Calls: decisions and approvals (§6.1, architecture §3.3, §4)
 export type { CallPreparation } from './call/call-preparation.js';
 export type { ApprovalCard, ApprovalContext, ApprovalDanger, ApprovalDecision, ApprovalReason, Approver } from './call/approval.js';
+export { renderApprovalCard } from './call/render-approval-card.js';
 
 // Turns and models (§5)
 export type { LanguageModel, LanguageModelRequest, LanguageModelStreamPart } from './model/language-model.js';
