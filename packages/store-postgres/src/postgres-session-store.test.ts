@@ -84,7 +84,7 @@ describeWithPostgres('PostgresSessionStore', () => {
     expect(tool.result.artifacts[0]?.['hunks']).toEqual((turn[2] as NewToolMessage).result.artifacts[0]?.['hunks']);
     expect(await other.listFileChanges(session.id)).toEqual([expect.objectContaining({ changeId: 'turn-1-call-edit', path: 'src/greeting.ts', undone: true })]);
     expect(await other.getSession(session.id)).toMatchObject({ messageCount: 5, workspaceRoots: [ROOT] });
-    expect(await tables(schema)).toEqual(['file_changes', 'messages', 'schema_migrations', 'sessions', 'tool_calls']);
+    expect(await tables(schema)).toEqual(['agent_mailbox', 'agent_runs', 'file_changes', 'messages', 'schema_migrations', 'session_plans', 'sessions', 'tool_calls']);
   });
 
   it('connects to an older schema version and migrates it, keeping its data', async () => {
@@ -120,7 +120,7 @@ describeWithPostgres('PostgresSessionStore', () => {
       new RegExp(`schema ${schema} has version 99, written by a newer OpenWork; this version knows up to 3\\. It was left untouched`),
     );
     expect(JSON.stringify([await tables(schema), (await admin.query(`SELECT * FROM "${schema}".sessions`)).rows])).toBe(before);
-    expect(await recordedVersions(schema)).toEqual([1, 2, 99]);
+    expect(await recordedVersions(schema)).toEqual([1, 2, 3, 99]);
   });
 
   it("refuses a schema holding another program's tables of the same names", async () => {
