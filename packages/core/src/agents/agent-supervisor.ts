@@ -57,6 +57,7 @@ export class AgentSupervisor {
   #waiters = new Set<() => void>();
   #filling: Promise<void> = Promise.resolve();
   #sweep: ReturnType<typeof setInterval> | undefined;
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #closing = false;
 
   constructor(host: SupervisorHost) {
@@ -105,11 +106,25 @@ export class AgentSupervisor {
       this.fill();
       return;
     }
+    let recheck: number | undefined;
     for (const run of await this.#host.store.listAgentRuns(parentSessionId)) {
       if (isFinalAgentRunState(run.state)) continue;
       const held = await this.#host.store.claimAgentRun(run.id, { owner: this.hostId, leaseMs: this.#leaseMs });
-      if (held === undefined) continue;
+      if (held === undefined) {
+        // Another host's lease is still live: look again once it has run out (it may be renewed).
+        const expires = run.leaseExpiresAt === null ? Date.now() : Date.parse(run.leaseExpiresAt);
+        recheck = Math.min(recheck ?? Number.POSITIVE_INFINITY, Math.max(50, expires - Date.now() + 50));
+        continue;
+      }
       await this.#finish(held, 'interrupted', await this.#whatItHad(held.id), 'the run was cut off and this runtime has no model for child agents to resume it');
+    }
+    if (recheck !== undefined && !this.#closing) {
+      const timer = setTimeout(() => {
+        this.#timers.delete(timer);
+        void this.adopt(parentSessionId).catch(() => undefined);
+      }, recheck);
+      timer.unref();
+      this.#timers.add(timer);
     }
   }
 
@@ -149,6 +164,8 @@ export class AgentSupervisor {
   beginClose(): void {
     this.#closing = true;
     if (this.#sweep !== undefined) clearInterval(this.#sweep);
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
   }
 
   /** After the turns ended: gives up this runtime's leases, so another host (or a restart) takes the runs at once. */

@@ -190,7 +190,7 @@ export class Runtime {
       const session = new Session(OPEN_SESSION_KEY, this.#services, record, { supervisor: this.#agents, depth: run?.depth ?? 0 });
       this.#open.set(id, session);
       // After a restart or on another host: the children of this session are never silently lost.
-      await this.#agents.adopt(id);
+      await this.#agents.adopt(id).catch(() => undefined);
       return session;
     });
     this.#sessions.set(id, opening);
