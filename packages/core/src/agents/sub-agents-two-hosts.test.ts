@@ -10,11 +10,16 @@ const DATABASE_URL = process.env['TEST_DATABASE_URL'] ?? '';
 const MISSING = 'TEST_DATABASE_URL is not set: these tests need a throwaway PostgreSQL database (tooling/scripts/test-postgres.sh create prints one)';
 const LEASE_MS = 1_500;
 
+/** The little of `pg` the cleanup uses (core does not depend on pg). */
+interface PgModule {
+  readonly Client: new (options: { connectionString: string }) => { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> };
+}
+
 const schemas: string[] = [];
 afterAll(async () => {
   if (schemas.length === 0) return;
   // pg is store-postgres's dependency: the test borrows it to drop its schemas.
-  const pg = createRequire(import.meta.resolve('@openwork/store-postgres'))('pg') as typeof import('pg');
+  const pg = createRequire(import.meta.resolve('@openwork/store-postgres'))('pg') as PgModule;
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

@@ -87,7 +87,7 @@ export async function runTurn(
           sessionId: host.sessionId,
           ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
           messages: toModelMessages(conversation),
-          tools: host.toolset.definitions,
+          tools: host.controls === undefined ? host.toolset.definitions : [...host.toolset.definitions, ...host.controls.definitions],
         },
         signal,
         (piece) => host.publish({ type: 'assistant_text', sessionId: host.sessionId, turnId, text: piece }),
