@@ -16,6 +16,7 @@ describe('openwork and update_plan', () => {
     const tools = await run(['tools']);
     expect(tools.stdout).toMatch(/conversation_history \(read_only\)\n.*\nupdate_plan \(read_only\)\n/);
     expect(tools.stdout).not.toContain('agent_send');
+    expect(tools.stderr).toContain('agent_send, agent_await and agent_list are not offered: no model source for child agents');
     const plan = JSON.stringify({ plan: [{ step: 'read', status: 'completed' }, { step: 'fix', status: 'in_progress' }] });
     expect(await run(['call', 'update_plan', plan])).toMatchObject({ status: 0, stdout: 'Plan updated: 1 of 2 steps completed.\n[x] read\n[>] fix\n' });
     const refused = await run(['call', 'update_plan', JSON.stringify({ plan: [{ step: 'a', status: 'in_progress' }, { step: 'b', status: 'in_progress' }] })]);

@@ -25,8 +25,11 @@ export async function deliverMailbox(
 }
 
 function renderEntry(entry: MailboxEntry): string {
-  const text = entry.result.text;
-  const shown = text.length > MAILBOX_TEXT_CHARS ? `${text.slice(0, MAILBOX_TEXT_CHARS)}…\n[${text.length - MAILBOX_TEXT_CHARS} more characters: agent_await {"agentIds":["${entry.agentId}"],"timeoutMs":0} shows the whole result]` : text;
+  const points = Array.from(entry.result.text);
+  const shown =
+    points.length > MAILBOX_TEXT_CHARS
+      ? `${points.slice(0, MAILBOX_TEXT_CHARS).join('')}…\n[${points.length - MAILBOX_TEXT_CHARS} more characters: agent_await {"agentIds":["${entry.agentId}"],"timeoutMs":0} shows the whole result]`
+      : entry.result.text;
   const error = entry.result.error === undefined ? '' : `\nerror: ${entry.result.error}`;
   return `[mailbox] Child agent ${entry.agentId} ${entry.state} (round ${entry.round}).${error}\n${shown === '' ? '(no text)' : shown}`;
 }
