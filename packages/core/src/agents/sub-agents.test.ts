@@ -157,8 +157,26 @@ describe('sub-agents', () => {
     const allBad = await parent.callTool('agent_send', { operations: [{ kind: 'cancel', agentId: 'nobody' }] });
     expect(allBad.result.error?.code).toBe('invalid_arguments');
     expect(await fixture.store.listAgentRuns(parent.id)).toHaveLength(1);
-    const listed = await parent.callTool('agent_list', {});
-    expect(ToolResult.text(listed.result)).toMatch(/^\S+ {2}explorer {2}finished {2}round 1 {2}\d+s old {2}"good one"$/);
+  });
+
+  it('agent_list shows the session\'s children: id, role, state, round, age and the start of the task', async () => {
+    const release = gate();
+    const child = new ChildAgentModel(async (task) => {
+      if (task.startsWith('slow')) await release.opened;
+      return [say('ok')];
+    });
+    const fixture = await machine({ agentModels: () => child });
+    const parent = await fixture.session();
+    expect(ToolResult.text((await parent.callTool('agent_list', {})).result)).toBe('No child agents yet; start one with agent_send.');
+    const long = `slow ${'x'.repeat(150)}`;
+    const sent = await parent.callTool('agent_send', { operations: [delegate('quick one'), delegate(long, 'default')] });
+    const ids = agentIds(ToolResult.text(sent.result));
+    await parent.callTool('agent_await', { agentIds: [ids[0]], timeoutMs: 600_000 });
+    const lines = ToolResult.text((await parent.callTool('agent_list', {})).result).split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^${ids[0]} {2}explorer {2}finished {2}round 1 {2}\\d+s old {2}"quick one"$`));
+    expect(lines[1]).toMatch(new RegExp(`^${ids[1]} {2}default {2}(queued|running) {2}round 1 {2}\\d+s old {2}"slow x{95}…"$`));
+    release.open();
+    await parent.callTool('agent_await', { agentIds: ids, timeoutMs: 600_000 });
   });
 
   it('agent_send idempotency: the same key never starts a second child', async () => {
