@@ -8,3 +8,5 @@ export const MAX_AWAIT_MS = 600_000;
 export const MAX_AGENT_PROMPT = 100_000;
 /** Characters of a child's result in the mailbox message; the whole result is in `agent_await`. */
 export const MAILBOX_TEXT_CHARS = 8_000;
+/** Children of one parent that have not ended: a model that delegates in a loop is stopped here. */
+export const MAX_OPEN_CHILDREN = 64;

@@ -11,6 +11,7 @@ import {
 import type { Approver } from '../call/approval.js';
 import type { Session } from '../session/session.js';
 import type { TurnOutcome } from '../turn/turn-outcome.js';
+import { MAX_OPEN_CHILDREN } from './agent-limits.js';
 import { lastAssistantText } from './last-assistant-text.js';
 import type { AgentOperation, AgentReceipt, AgentStatus, SessionAgents } from './session-agents.js';
 import { SUB_AGENT_DEFAULTS, type AgentModelSource, type SubAgentOptions } from './sub-agent-options.js';
@@ -195,6 +196,7 @@ export class AgentSupervisor {
     const store = this.#host.store;
     switch (operation.kind) {
       case 'delegate': {
+        if (operation.idempotencyKey === undefined) await this.#checkOpenChildren(parent.id);
         const { run, created } = await store.createAgentRun({
           parentSessionId: parent.id,
           role: operation.role,
@@ -229,6 +231,14 @@ export class AgentSupervisor {
         const ended = await this.#finish(run, 'cancelled', await this.#whatItHad(run.id), 'cancelled by the parent', null);
         return { ok: true, kind: 'cancel', run: ended ?? (await store.getAgentRun(run.id)) ?? run, note: 'cancelled' };
       }
+    }
+  }
+
+  /** At most `MAX_OPEN_CHILDREN` children of a parent that have not ended. */
+  async #checkOpenChildren(parentSessionId: string): Promise<void> {
+    const open = (await this.#host.store.listAgentRuns(parentSessionId)).filter((run) => !isFinalAgentRunState(run.state)).length;
+    if (open >= MAX_OPEN_CHILDREN) {
+      throw new Error(`this session already has ${open} children that have not ended (the limit is ${MAX_OPEN_CHILDREN}); agent_await or cancel some first`);
     }
   }
 

@@ -247,6 +247,20 @@ describe('sub-agents', () => {
     expect(most).toBe(2);
   });
 
+  it('limits: a parent has at most 64 children that have not ended; more delegates fail one by one', async () => {
+    const child = new ChildAgentModel(async (_task, _request, signal) => untilCancelled(signal));
+    const fixture = await machine({ agentModels: () => child, agents: { maxRunning: 1 } });
+    const parent = await fixture.session();
+    for (let batch = 0; batch < 2; batch += 1) {
+      const sent = await parent.callTool('agent_send', { operations: Array.from({ length: 32 }, (_, index) => delegate(`task ${batch}-${index}`)) });
+      expect(sent.result.status).toBe('succeeded');
+    }
+    const over = await parent.callTool('agent_send', { operations: [delegate('one too many')] });
+    expect(over.result.error?.code).toBe('invalid_arguments');
+    expect(ToolResult.text(over.result)).toContain('already has 64 children that have not ended (the limit is 64); agent_await or cancel some first');
+    expect(await fixture.store.listAgentRuns(parent.id)).toHaveLength(64);
+  });
+
   it('limits: depth — a child may delegate only when allowed, a grandchild never', async () => {
     const child = new ChildAgentModel(() => [say('ok')]);
     const strict = await machine({ agentModels: () => child });
