@@ -47,12 +47,44 @@ function linkChain(location: string): string[] {
 }
 
 /**
+ * Canonical parents, remembered for a moment: one policy resolves some 150 default entries below
+ * a handful of folders (HOME, `~/.config`, `~/.local/share`), and each canonicalisation costs a
+ * system call per component. Forgotten on the next turn of the event loop, so a folder replaced by
+ * a link later is seen by the next policy.
+ */
+let parentMemo: Map<string, ReturnType<typeof canonicalizePathSync>> | undefined;
+
+function canonicalParent(folder: string): ReturnType<typeof canonicalizePathSync> {
+  if (parentMemo === undefined) {
+    const memo = new Map<string, ReturnType<typeof canonicalizePathSync>>();
+    parentMemo = memo;
+    queueMicrotask(() => {
+      if (parentMemo === memo) parentMemo = undefined;
+    });
+  }
+  let resolution = parentMemo.get(folder);
+  if (resolution === undefined) {
+    resolution = canonicalizePathSync(folder, { cwd: '/', intent: 'may-create' });
+    parentMemo.set(folder, resolution);
+  }
+  return resolution;
+}
+
+function isSymbolicLinkEntry(location: string): boolean {
+  try {
+    return fs.lstatSync(location, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  } catch {
+    return false; // ENOTDIR (a file on the way), EACCES: no link there
+  }
+}
+
+/**
  * Where the entry named by `value` sits: its canonical parent plus its own name, whatever the
  * entry is (a symbolic link there is not followed). `undefined` when the parent cannot be resolved.
  */
 export function entryLocation(value: string, what: string): string | undefined {
   requireAbsolute(value, what);
-  const parent = canonicalizePathSync(path.posix.dirname(value), { cwd: '/', intent: 'may-create' });
+  const parent = canonicalParent(path.posix.dirname(value));
   if (!parent.ok) return undefined;
   const name = path.posix.basename(value);
   return parent.path === '/' ? `/${name}` : `${parent.path}/${name}`;
@@ -68,6 +100,8 @@ export function protectedLocations(value: string, what: string): string[] {
   requireAbsolute(value, what);
   const locations = new Set<string>();
   const location = entryLocation(value, what);
+  // The common case, one lstat: not a link, so the entry is where it resolves to.
+  if (location !== undefined && !isSymbolicLinkEntry(location)) return [location];
   if (location !== undefined) {
     locations.add(location);
     for (const hop of linkChain(location)) locations.add(hop);
