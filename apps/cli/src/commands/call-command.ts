@@ -1,29 +1,32 @@
 import { terminalApprover } from '../approval/terminal-approver.js';
-import { APPROVE_HELP, APPROVE_OPTION, DATABASE_OPTION, JSON_OPTION, MODE_OPTION, SESSION_OPTION_HELP, WORKSPACE_OPTION } from '../cli/common-options.js';
+import { APPROVE_HELP, APPROVE_OPTION, CONTINUE_SESSION_HELP, DATABASE_OPTION, JSON_OPTION, MODE_OPTION, SESSION_OPTION, SESSION_OPTION_HELP, WORKSPACE_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
 import { optionValue } from '../cli/parse-arguments.js';
 import { UsageError } from '../cli/usage-error.js';
 import { changeNotes, resultText } from '../output/tool-result-output.js';
 import { openRuntime } from '../runtime/open-runtime.js';
-import { workspaceRootsOption } from '../runtime/workspace-roots.js';
+import { openOrCreateSession } from '../runtime/open-or-create-session.js';
+import { saveObservations } from '../runtime/session-observations.js';
 
 /**
- * `openwork call <tool> '<json>'` (architecture §7): one call in a new stored session. Prints the
- * model-visible text, or the whole `ToolResult` with `--json`; exit 0 only for `succeeded`.
+ * `openwork call <tool> '<json>'` (architecture §7): one call in a new stored session, or in the
+ * stored session `--session ID` names (read-then-edit across calls). Prints the model-visible
+ * text, or the whole `ToolResult` with `--json`; exit 0 only for `succeeded`.
  */
 export const callCommand: CommandSpec = {
   name: 'call',
   summary: 'run one tool call and print its result',
-  usage: "openwork call <tool> '<json>' [--workspace DIR] [--mode M] [--json] [--approve]",
+  usage: "openwork call <tool> '<json>' [--workspace DIR] [--mode M] [--session ID] [--json] [--approve]",
   details: [
     'Runs one call with every check a model call gets (sandbox, approvals, result limits) in a new',
     'stored session, so a write or edit can be undone with openwork undo. Exit status 0 only when',
     'the call succeeded. On a terminal, bash output streams live while the command runs.',
     ...SESSION_OPTION_HELP,
+    CONTINUE_SESSION_HELP,
     '  --json            print the whole ToolResult (status, content, artifacts, error) as JSON',
     APPROVE_HELP,
   ],
-  options: [WORKSPACE_OPTION, MODE_OPTION, JSON_OPTION, DATABASE_OPTION, APPROVE_OPTION],
+  options: [WORKSPACE_OPTION, MODE_OPTION, SESSION_OPTION, JSON_OPTION, DATABASE_OPTION, APPROVE_OPTION],
   async run(parsed, io) {
     const [tool, inputText, ...rest] = parsed.positionals;
     if (tool === undefined) throw new UsageError('openwork call: missing the tool name; see openwork call --help');
@@ -38,10 +41,7 @@ export const callCommand: CommandSpec = {
     const interrupt = () => controller.abort();
     process.once('SIGINT', interrupt);
     try {
-      const session = await opened.runtime.createSession({
-        workspaceRoots: workspaceRootsOption(parsed),
-        ...(optionValue(parsed, 'mode') === undefined ? {} : { mode: optionValue(parsed, 'mode') as 'read-only' }),
-      });
+      const session = await openOrCreateSession(opened.runtime, parsed, io.environment, 'call');
       const outcome = await session.callTool(tool, input, {
         signal: controller.signal,
         // §8.3: on a terminal, command output shows while it runs; the result follows.
@@ -49,9 +49,11 @@ export const callCommand: CommandSpec = {
           ? { onProgress: (progress) => void io.stderr.write(progress.kind === 'message' ? `${progress.message}\n` : progress.chunk) }
           : {}),
       });
+      await saveObservations(io.environment, session);
       const { result } = outcome;
       io.stdout.write(parsed.flags.has('json') ? `${JSON.stringify(result)}\n` : `${resultText(result)}\n`);
       for (const note of changeNotes(result, session.id)) io.stderr.write(`${note}\n`);
+      io.stderr.write(`session ${session.id} (continue it with --session ${session.id})\n`);
       return result.status === 'succeeded' ? 0 : 1;
     } finally {
       process.removeListener('SIGINT', interrupt);

@@ -98,7 +98,8 @@ describe('bash in the kernel sandbox (§7.9, architecture §3.4)', () => {
     expect(result.status).toBe('failed');
     expect(result.error?.code).toBe('sandbox_unavailable');
     expect(ToolResult.text(result)).toBe(
-      'bash cannot run commands here: the kernel sandbox is unavailable (bubblewrap is not installed: no executable at /nonexistent/bwrap (spawn ENOENT)). ' +
+      'bash cannot run commands here: the kernel sandbox is unavailable (bubblewrap is not installed: no executable at /nonexistent/bwrap (spawn ENOENT); ' +
+        'install it with apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora, RHEL), pacman -S bubblewrap (Arch), zypper install bubblewrap (openSUSE)). ' +
         'Nothing was run — commands never run outside the sandbox, so calling bash again fails the same way. Use the other tools instead, and tell the user the sandbox does not work on this machine.',
     );
     expect(missing.sandbox.wraps).toHaveLength(0);

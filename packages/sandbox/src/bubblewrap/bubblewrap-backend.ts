@@ -4,13 +4,17 @@ import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
 import { SandboxConfigurationError } from '../policy/sandbox-error.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
+import { findBubblewrap } from './find-bubblewrap.js';
 import { findCaseFoldingFolder } from './find-case-folding-folder.js';
 import { sharedMountPointLedger } from './mount-point-ledger.js';
 import { runBubblewrapSelfCheck } from './run-bubblewrap-self-check.js';
 import { wrapWithBubblewrap } from './wrap-with-bubblewrap.js';
 
 export interface BubblewrapBackendOptions {
-  /** The bwrap executable, absolute. Default `/usr/bin/bwrap`. */
+  /**
+   * The bwrap executable, absolute. Default: the first `bwrap` on the host's `PATH` when the
+   * backend is made (absolute folders only), else `/usr/bin/bwrap` (`findBubblewrap`).
+   */
   readonly bwrapPath?: string;
 }
 
@@ -26,7 +30,7 @@ export class BubblewrapBackend implements SandboxBackend {
   #unavailableReason: string | undefined;
 
   constructor(options: BubblewrapBackendOptions = {}) {
-    const bwrapPath = options.bwrapPath ?? '/usr/bin/bwrap';
+    const bwrapPath = options.bwrapPath ?? findBubblewrap(process.env['PATH']);
     if (!bwrapPath.startsWith('/') || bwrapPath.includes('\0')) {
       throw new SandboxConfigurationError(`bwrapPath must be an absolute path, got ${JSON.stringify(bwrapPath)}`);
     }

@@ -26,7 +26,9 @@ function run(argv: readonly string[], cwd: string): Promise<RunOutcome> {
 function reasonFor(bwrapPath: string, outcome: RunOutcome): string {
   const error = outcome.error as NonNullable<RunOutcome['error']>;
   const stderr = outcome.stderr.trim();
-  if (error.code === 'ENOENT') return `bubblewrap is not installed: no executable at ${bwrapPath} (spawn ENOENT)`;
+  if (error.code === 'ENOENT') {
+    return `bubblewrap is not installed: no executable at ${bwrapPath} (spawn ENOENT); install it with apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora, RHEL), pacman -S bubblewrap (Arch), zypper install bubblewrap (openSUSE)`;
+  }
   if (error.code === 'EACCES') return `bubblewrap at ${bwrapPath} cannot be executed (spawn EACCES)`;
   if (error.killed === true || typeof error.signal === 'string') {
     return `bubblewrap did not finish its self-check (${String(error.signal ?? 'killed')} after ${selfCheckTimeoutMs} ms)${stderr === '' ? '' : `: ${stderr}`}`;
