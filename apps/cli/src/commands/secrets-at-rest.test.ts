@@ -74,11 +74,28 @@ describe('secrets at rest (architecture §3.8, issue 24)', () => {
     expect(results[2]?.status).toBe('denied');
     expect(text(2)).not.toContain(secret);
     expect(results[3]?.status).toBe('succeeded');
-    // The first call spilled: its own spill file is named in the result and readable by this session.
-    const spillFile = /(\/[^\s"']*\/spill\/[^\s"']+)/.exec(text(0))?.[1];
-    expect(spillFile, text(0)).toBeDefined();
-    const own = await runOpenwork(['session', '--workspace', sandbox.workspace], { environment: sandbox.environment, cwd: sandbox.workspace, stdin: '' });
-    expect(own.status).toBe(0);
-    expect(await readFile(spillFile as string, 'utf8')).toContain('own-spill-end');
+    // The first call spilled: its own spill file is named in the result (as ~/.openwork/spill/<session>/…).
+    const spillName = /\.openwork\/spill\/([^/\s"']+)\/([^\s"']+\.txt)/.exec(text(0));
+    expect(spillName, text(0)).not.toBeNull();
+    const [, sessionId = '', fileName = ''] = spillName ?? [];
+    const spillFile = join(sandbox.openworkHome, 'spill', sessionId, fileName);
+    expect(await readFile(spillFile, 'utf8')).toContain('own-spill-end');
+    // The same session, continued: read and bash read its own spill.
+    const again = [
+      { tool: 'read', input: { path: spillFile, offset: 40000 } },
+      { tool: 'bash', input: { command: `tail -n 1 ${spillFile}` } },
+    ];
+    const own = await runOpenwork(['session', '--session', sessionId], {
+      environment: sandbox.environment,
+      cwd: sandbox.workspace,
+      stdin: `${again.map((line) => JSON.stringify(line)).join('\n')}\n`,
+    });
+    const ownResults = own.stdout.trim().split('\n').map((line) => JSON.parse(line) as { status: string; content: Array<{ text?: string }> });
+    expect(ownResults.map((result) => result.status), own.stdout).toEqual(['succeeded', 'succeeded']);
+    expect(JSON.stringify(ownResults)).toContain('own-spill-end');
+    // A new session cannot read it.
+    const stranger = await call('bash', { command: `tail -n 1 ${spillFile}` });
+    expect(stranger.stdout).not.toContain('own-spill-end');
+    expect(stranger.stdout).toContain('Permission denied');
   });
 });
