@@ -32,6 +32,13 @@ describe('default protected paths (architecture §3.8: each entry carries its re
     expect(new Set(credentials).size).toBe(credentials.length);
   });
 
+  it('the README lists every default credential, start-up and stored-secret entry with its reason', () => {
+    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const entry of [...credentialHomeDefaultsGuardedWhenMissing, ...credentialHomeDefaultsUnguardedWhenMissing, ...sensitiveHomeDefaults, ...openworkHomeSecretDefaults]) {
+      expect(readme, entry.path).toContain(`| \`${entry.path}\` | ${entry.reason.replace(/\|/g, '\\|')} |`);
+    }
+  });
+
   it('the classes of issue 24 are credentials for file tools and processes, existing or not', () => {
     const p = policy();
     for (const file of ['.pgpass', '.my.cnf', '.cargo/credentials.toml', '.vault-token', '.config/hub', '.config/glab-cli/config.yml', '.terraform.d/credentials.tfrc.json', '.gem/credentials', '.m2/settings.xml', '.gradle/gradle.properties', '.nuget/NuGet/NuGet.Config', '.config/rclone/rclone.conf', '.yarnrc.yml', '.bash_history', '.zsh_history', '.python_history', '.node_repl_history', '.psql_history', '.config/op/config', '.config/Bitwarden CLI/data.json', '.config/doctl/config.yaml', '.config/containers/auth.json', '.env', '.ssh2/id_rsa_2048_a', '.composer/auth.json', '.config/pip/pip.conf']) {
