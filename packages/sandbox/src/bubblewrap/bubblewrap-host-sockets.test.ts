@@ -143,7 +143,7 @@ describe('UNIX sockets of host daemons (architecture §3.7, issue 24)', () => {
   it.skipIf(!hasTmux())('real tmux: a sandboxed tmux client cannot make the host tmux server run-shell or open a window', async () => {
     const socket = path.join(temp, 'tmux-host');
     const marker = path.join(root, 'ran-by-tmux');
-    const environment = { ...process.env, TMUX_TMPDIR: temp, HOME: home };
+    const environment: NodeJS.ProcessEnv = { ...process.env, TMUX_TMPDIR: temp, HOME: home };
     delete environment['TMUX'];
     execFileSync('tmux', ['-S', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'host', 'sleep 600'], { env: environment });
     try {
