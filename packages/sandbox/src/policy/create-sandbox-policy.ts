@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { canonicalRoot, entryLocation, protectedLocations } from './canonical-root.js';
+import { canonicalRoot, entryLocation, protectedLocations, requireAbsolute } from './canonical-root.js';
+import { canonicalizePathSync } from './canonicalize-path.js';
 import {
   credentialHomeDefaultsUnguardedWhenMissing,
   defaultCredentialHomeEntries,
@@ -73,6 +74,17 @@ function resolveList(defaults: readonly string[], list: ProtectedPathList | unde
 
 function unique(values: Iterable<string>): string[] {
   return [...new Set(values)];
+}
+
+/**
+ * The session's spill folder, canonical. One that cannot be resolved (a file where `spill/` should
+ * be) holds nothing to read, so the policy simply reopens nothing instead of failing the call.
+ */
+function ownSpillDirectory(folder: string | undefined): string | undefined {
+  if (folder === undefined) return undefined;
+  requireAbsolute(folder, 'sessionSpillDirectory');
+  const resolution = canonicalizePathSync(folder, { cwd: '/', intent: 'may-create' });
+  return resolution.ok ? resolution.path : undefined;
 }
 
 /** §3.8: a protected entry at every other mount path of the same file (`mountAliases`). */
@@ -161,8 +173,7 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
   const storedSecretPaths = unique(
     openworkHomeSecretDefaults.flatMap((entry) => withMountAliases(protectedLocations(path.posix.join(openworkHome, entry.path), 'stored secret'))),
   );
-  const sessionSpillDirectory =
-    options.sessionSpillDirectory === undefined ? undefined : canonicalRoot(options.sessionSpillDirectory, 'sessionSpillDirectory');
+  const sessionSpillDirectory = ownSpillDirectory(options.sessionSpillDirectory);
   const allowedSockets = unique((options.allowSockets ?? []).map((socket) => canonicalRoot(socket, 'allowed socket')));
   const sensitiveRootEntries = unique(
     resolveList(defaultSensitiveRootEntries, options.sensitiveRootEntries).map((entry) => {
