@@ -44,7 +44,7 @@ describe('allowed sockets (architecture §3.7, issue 24)', () => {
     const allowed = await bash({ ...sandbox.environment, OPENWORK_ALLOW_SOCKETS: socket });
     expect(allowed.stdout).toContain('agent: signed');
     expect(received).toEqual(['sign this']);
-  });
+  }, 120_000);
 
   it('doctor shows the socket rule and the allowed sockets; a relative entry is a usage error', async () => {
     const plain = await runOpenwork(['doctor', '--json'], { environment: sandbox.environment });
@@ -54,5 +54,5 @@ describe('allowed sockets (architecture §3.7, issue 24)', () => {
     const bad = await runOpenwork(['call', 'bash', '{"command":"true"}', '--workspace', sandbox.workspace], { environment: { ...sandbox.environment, OPENWORK_ALLOW_SOCKETS: 'agent.sock' } });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('OPENWORK_ALLOW_SOCKETS: "agent.sock" is not an absolute path');
-  });
+  }, 120_000);
 });

@@ -48,7 +48,7 @@ describe('secrets at rest (architecture §3.8, issue 24)', () => {
     // A grant cannot reopen it either (tier 1).
     const asked = await call('bash', { command: `grep -ac ${secret} ${database}`, sandboxPermissions: { paths: [{ path: database, access: 'read', scope: 'exact' }] }, justification: 'x' }, '--approve');
     expect(asked.stdout).not.toMatch(/^[1-9]/m);
-  });
+  }, 180_000);
 
   it("other sessions' spill folders are unreadable; a session reads its own spill, and conversation_history answers", async () => {
     const otherSpill = join(sandbox.openworkHome, 'spill', 'someone-else');
@@ -97,5 +97,5 @@ describe('secrets at rest (architecture §3.8, issue 24)', () => {
     const stranger = await call('bash', { command: `tail -n 1 ${spillFile}` });
     expect(stranger.stdout).not.toContain('own-spill-end');
     expect(stranger.stdout).toContain('Permission denied');
-  });
+  }, 180_000);
 });
