@@ -42,16 +42,23 @@ export const callCommand: CommandSpec = {
     process.once('SIGINT', interrupt);
     try {
       const session = await openOrCreateSession(opened.runtime, parsed, io.environment, 'call');
+      const shown = new ShownOutput();
       const outcome = await session.callTool(tool, input, {
         signal: controller.signal,
         // §8.3: on a terminal, command output shows while it runs; the result follows.
         ...(io.interactive
-          ? { onProgress: (progress) => void io.stderr.write(progress.kind === 'message' ? `${progress.message}\n` : progress.chunk) }
+          ? {
+              onProgress: (progress) => {
+                if (progress.kind === 'message') return void io.stderr.write(`${progress.message}\n`);
+                shown.add(progress.chunk);
+                io.stderr.write(progress.chunk);
+              },
+            }
           : {}),
       });
       await saveObservations(io.environment, session);
       const { result } = outcome;
-      io.stdout.write(parsed.flags.has('json') ? `${JSON.stringify(result)}\n` : `${resultText(result)}\n`);
+      io.stdout.write(parsed.flags.has('json') ? `${JSON.stringify(result)}\n` : `${shown.remainderOf(resultText(result))}\n`);
       for (const note of changeNotes(result, session.id)) io.stderr.write(`${note}\n`);
       io.stderr.write(`session ${session.id} (continue it with --session ${session.id})\n`);
       return result.status === 'succeeded' ? 0 : 1;
@@ -61,6 +68,29 @@ export const callCommand: CommandSpec = {
     }
   },
 };
+
+/**
+ * What a call already streamed to the terminal (issue 29: bash output was printed twice, streamed
+ * and then in the result). The result text repeats the output before its status line; when the
+ * end of what was shown is found in it, only what follows (`[exit 0; duration …]`, denial notes)
+ * is printed. Anything else — nothing streamed, or output the result shows differently — prints
+ * whole. Only the last 4 KiB shown are kept.
+ */
+class ShownOutput {
+  static readonly #KEPT = 4096;
+  #tail = '';
+
+  add(chunk: string): void {
+    this.#tail = (this.#tail + chunk).slice(-ShownOutput.#KEPT);
+  }
+
+  remainderOf(text: string): string {
+    const end = this.#tail.replace(/\s+$/u, '');
+    if (end === '') return text;
+    const at = text.lastIndexOf(end);
+    return at === -1 ? text : text.slice(at + end.length).replace(/^\s*\n/u, '');
+  }
+}
 
 function parseInput(text: string): unknown {
   try {

@@ -43,7 +43,7 @@ function reasonFor(bwrapPath: string, outcome: RunOutcome): string {
  * tmpfs + remount-ro mask), so that setups where bwrap cannot work (no user namespaces, AppArmor,
  * unprivileged containers — peers.md) report `unavailable` with bwrap's own words.
  */
-export async function runBubblewrapSelfCheck(bwrapPath: string, ledger: MountPointLedger): Promise<SandboxAvailability> {
+export async function runBubblewrapSelfCheck(bwrapPath: string, ledgerIn: (directory: string) => MountPointLedger): Promise<SandboxAvailability> {
   let scratch: string;
   try {
     scratch = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'openwork-bwrap-check-')));
@@ -63,7 +63,8 @@ export async function runBubblewrapSelfCheck(bwrapPath: string, ledger: MountPoi
       network: 'allow',
       letterCase: 'sensitive',
     };
-    const wrapped = wrapWithBubblewrap(bwrapPath, { argv: ['true'], cwd: scratch }, layout, ledger);
+    // A registry of its own next to the scratch root: nothing the self-check plants concerns other processes.
+    const wrapped = wrapWithBubblewrap(bwrapPath, { argv: ['true'], cwd: scratch }, layout, ledgerIn(`${scratch}-registry`));
     let outcome: RunOutcome;
     try {
       outcome = await run(wrapped.argv, scratch);
@@ -73,5 +74,6 @@ export async function runBubblewrapSelfCheck(bwrapPath: string, ledger: MountPoi
     return outcome.error === null ? { available: true } : { available: false, reason: reasonFor(bwrapPath, outcome) };
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
+    await fs.rm(`${scratch}-registry`, { recursive: true, force: true });
   }
 }
