@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { stdioWithoutInheritedDescriptors } from './inherited-descriptors.js';
 import type { Readable } from 'node:stream';
 import { BoundedCapture } from './bounded-capture.js';
 import type { CapturedOutput } from './bounded-capture.js';
@@ -74,7 +75,8 @@ export class NodeProcessBackend implements ProcessBackend {
         shell: false,
         // Its own process group (setsid), so one kill reaches everything it starts (§5).
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        // §3.7: no descriptor this process inherited reaches the command (only 0, 1, 2).
+        stdio: stdioWithoutInheritedDescriptors(['ignore', 'pipe', 'pipe'] as const) as ['ignore', 'pipe', 'pipe'],
         windowsHide: true,
       });
     } catch (error) {

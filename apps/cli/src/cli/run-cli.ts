@@ -15,7 +15,7 @@ function mainHelp(): string {
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
     'openwork <command> --help shows a command\'s options; openwork --version prints the version.',
-    'Environment: OPENWORK_HOME (default ~/.openwork), OPENWORK_DATABASE_URL (PostgreSQL store).',
+    'Environment: OPENWORK_HOME (default ~/.openwork), OPENWORK_DATABASE_URL (PostgreSQL store), OPENWORK_ALLOW_SOCKETS (host UNIX sockets sandboxed commands may reach, :-separated).',
   ].join('\n');
 }
 

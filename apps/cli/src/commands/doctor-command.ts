@@ -5,8 +5,18 @@ import { optionValue } from '../cli/parse-arguments.js';
 import { UsageError } from '../cli/usage-error.js';
 import { formatTable } from '../output/format-table.js';
 import { openRuntime, sqliteFile } from '../runtime/open-runtime.js';
+import { allowedSockets } from '../runtime/allowed-sockets.js';
 import { openworkHome } from '../runtime/openwork-home.js';
 import { storeLocation } from '../runtime/store-location.js';
+
+/** Architecture §3.7: what a sandboxed command can reach over UNIX sockets, in one line. */
+function socketRule(kind: string, allowed: readonly string[]): string {
+  const rule =
+    kind === 'seatbelt'
+      ? 'host UNIX sockets unreachable from sandboxed commands (Seatbelt denies connecting to any)'
+      : 'host UNIX sockets unreachable from sandboxed commands (every listening socket masked; abstract sockets only with network none)';
+  return `${rule}; allowed: ${allowed.length === 0 ? 'none (set OPENWORK_ALLOW_SOCKETS)' : allowed.join(', ')}`;
+}
 
 /**
  * `openwork doctor` (architecture §7): the platform, the sandbox backend with its self-check result
@@ -40,6 +50,7 @@ export const doctorCommand: CommandSpec = {
       try {
         const { kind, availability } = opened.runtime.sandbox;
         report['sandbox'] = availability.available ? `${kind}: available (self-check passed)` : `${kind}: unavailable — ${availability.reason}`;
+        report['sockets'] = socketRule(kind, allowedSockets(io.environment));
         report['escalation'] = opened.runtime.escalationAvailable ? 'offered (sandboxPermissions in the tool schemas)' : 'not offered';
         healthy = availability.available;
         if (location.kind === 'postgres') report['postgres'] = 'reachable';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Approver, Runtime } from '@openwork/core';
+import { allowedSockets } from './allowed-sockets.js';
 import { openworkHome, userHome } from './openwork-home.js';
 import { storeLocation, type StoreLocation } from './store-location.js';
 
@@ -31,6 +32,7 @@ export function sqliteFile(environment: NodeJS.ProcessEnv): string {
  */
 export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRuntime> {
   const home = openworkHome(options.environment);
+  const allowSockets = allowedSockets(options.environment);
   const location = storeLocation(options.database, options.environment, join(home, 'sessions.sqlite'));
   const store = await openStore(location, home);
   try {
@@ -39,6 +41,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRunt
       home,
       homeDirectory: userHome(options.environment),
       store,
+      ...(allowSockets.length === 0 ? {} : { sandboxPolicy: { allowSockets } }),
       ...(options.approver === undefined ? {} : { approver: options.approver }),
     });
     return {

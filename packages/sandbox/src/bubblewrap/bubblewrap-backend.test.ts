@@ -34,8 +34,12 @@ afterAll(async () => {
   if (root !== undefined) await fs.rm(root, { recursive: true, force: true });
 });
 
+function policyOptions(mode: SandboxMode, grants: readonly PathGrant[] = []) {
+  return { mode, workspaceRoots: [workspace], homeDirectory: home, tempRoots: [temp], grants };
+}
+
 function policy(mode: SandboxMode, grants: readonly PathGrant[] = []): SandboxPolicy {
-  return createSandboxPolicy({ mode, workspaceRoots: [workspace], homeDirectory: home, tempRoots: [temp], grants });
+  return createSandboxPolicy(policyOptions(mode, grants));
 }
 
 async function bash(script: string, sandboxPolicy: SandboxPolicy, cwd = workspace) {
@@ -123,7 +127,9 @@ describe('BubblewrapBackend', () => {
     const spill = path.join(home, '.openwork/spill/session-1/call-1.txt');
     const grants: PathGrant[] = [{ path: path.join(home, '.openwork'), access: 'write', scope: 'subtree' }];
     for (const mode of ['workspace-write', 'full-access'] as const) {
-      const result = await bash(`cat ${spill} && echo overwritten > ${spill}`, policy(mode, grants));
+      // §3.8: a spill folder is readable by its own session only (`sessionSpillDirectory`).
+      const own = createSandboxPolicy({ ...policyOptions(mode, grants), sessionSpillDirectory: path.dirname(spill) });
+      const result = await bash(`cat ${spill} && echo overwritten > ${spill}`, own);
       expect(result.stdout).toBe('spilled\n');
       expect(result.stderr).toMatch(/Read-only file system/);
       expect(await readOrNull(spill)).toBe('spilled\n');

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { inspectHostPath } from './host-path-state.js';
 import type { HostPathState } from './host-path-state.js';
+import { listeningUnixSockets } from './listening-unix-sockets.js';
 
 /** One entry of a host folder, by its own type (a symbolic link is not followed). */
 export interface HostFolderEntry {
@@ -19,6 +20,8 @@ export interface BubblewrapHost {
   isSymbolicLink(path: string): boolean;
   /** The entries of a folder, or `undefined` when it cannot be listed. */
   listFolder(path: string): readonly HostFolderEntry[] | undefined;
+  /** Paths of the UNIX sockets host processes listen on (§3.7); absent in unit-test hosts: none. */
+  listeningSockets?(): readonly string[];
 }
 
 function kindOf(entry: fs.Dirent): HostFolderEntry['kind'] {
@@ -37,6 +40,7 @@ export const realBubblewrapHost: BubblewrapHost = {
       return false; // ENOTDIR (a file on the way), ELOOP, EACCES: no link entry to protect there
     }
   },
+  listeningSockets: listeningUnixSockets,
   listFolder(path) {
     try {
       return fs.readdirSync(path, { withFileTypes: true }).map((entry) => ({ name: entry.name, kind: kindOf(entry) }));

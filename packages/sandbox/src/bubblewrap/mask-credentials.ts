@@ -30,7 +30,8 @@ export function maskCredentials(plan: MountPlan): void {
       plan.mount(state.path, MountPhase.Mask, ['--ro-bind', '/dev/null', state.path]);
     } else {
       if (state.kind === 'missing') {
-        if (!plan.couldBeCreated(state)) continue;
+        // §3.8: a missing credential whose creation runs nothing later needs no host mount point.
+        if (!plan.couldBeCreated(state) || layout.unreadableWhenPresent?.includes(entry.path) === true) continue;
         plan.createdMountPoints.push(...state.missingChain);
       }
       const mask = { path: state.path, inside: [] as string[] };

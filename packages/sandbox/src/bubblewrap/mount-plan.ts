@@ -83,8 +83,8 @@ const processFlags = ['--unshare-pid', '--die-with-parent', '--new-session', '--
 /**
  * Network (issue 19, spec §7.9): `allow` shares the host's network, exactly as Seatbelt's default
  * profile does, so both backends behave the same. `none` is a new network namespace with only its
- * own loopback: nothing on the host or beyond is reachable over IP. Unix sockets reachable through
- * the file system (an ssh-agent, docker.sock) still connect — README, known limits.
+ * own loopback: nothing on the host or beyond is reachable over IP, and no abstract UNIX socket of
+ * the host. Sockets in the file system are `maskHostSockets`' part (architecture §3.7).
  */
 function networkFlags(network: SandboxLayout['network']): readonly string[] {
   return network === 'none' ? ['--unshare-net'] : [];

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
 import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
+import { realBubblewrapHost } from './bubblewrap-host.js';
 import { renderBubblewrapArguments } from './render-bubblewrap-arguments.js';
 import { makeTempDirectory } from './test-support/run-wrapped.js';
 
@@ -30,7 +31,8 @@ function layout(parts: Partial<SandboxLayout>): SandboxLayout {
 }
 
 function render(parts: Partial<SandboxLayout>, cwd = root) {
-  return renderBubblewrapArguments(layout(parts), { argv: ['/bin/bash', '-c', 'true'], cwd });
+  // The host's listening sockets (a database on this machine) are masked too: not part of these plans.
+  return renderBubblewrapArguments(layout(parts), { argv: ['/bin/bash', '-c', 'true'], cwd }, { ...realBubblewrapHost, listeningSockets: () => [] });
 }
 
 /** The mount arguments as `op path` strings, in order (sources of `--bind X X` omitted). */

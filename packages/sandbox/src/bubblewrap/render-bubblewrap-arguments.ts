@@ -4,6 +4,7 @@ import { bindWritableRoots } from './bind-writable-roots.js';
 import { realBubblewrapHost } from './bubblewrap-host.js';
 import type { BubblewrapHost } from './bubblewrap-host.js';
 import { maskCredentials } from './mask-credentials.js';
+import { maskHostSockets } from './mask-host-sockets.js';
 import { MountPlan } from './mount-plan.js';
 import type { BubblewrapRendering } from './mount-plan.js';
 import { pinParents } from './pin-parents.js';
@@ -32,6 +33,7 @@ export function renderBubblewrapArguments(
   protectLinkedNames(plan); // tiers 1-3: a protected name that is a symbolic link
   protectNames(plan); // tiers 1 and 3: read-only, also when missing
   maskCredentials(plan); // tier 2: unreadable and unwritable
+  maskHostSockets(plan); // §3.7: host daemons behind UNIX sockets are unreachable
   reopenGrants(plan); // §3.3: grants of this call
   reprotectTierOne(plan); // §3.3: never tier 1
   pinParents(plan); // §3.4: protected names cannot be moved away

@@ -85,7 +85,7 @@ describe('tiers (architecture §3.2)', () => {
   it('tier 1: OpenWork home, skill roots and <ws>/.openwork are readable and never writable, in every mode', () => {
     for (const mode of modes) {
       const p = policy(mode);
-      for (const target of [path.join(home, '.openwork'), path.join(home, '.openwork/spill/s/c.txt'), path.join(home, 'skills/x/SKILL.md'), path.join(ws, '.openwork/state.json')]) {
+      for (const target of [path.join(home, '.openwork'), path.join(home, '.openwork/config.json'), path.join(home, 'skills/x/SKILL.md'), path.join(ws, '.openwork/state.json')]) {
         expect(checkAccess(p, target, 'read', 'file-tool').allowed).toBe(true);
         for (const actor of ['file-tool', 'process'] as const) {
           expect(checkAccess(p, target, 'write', actor)).toMatchObject({ allowed: false, tier: 'hard-protected', sandboxDenied: false });

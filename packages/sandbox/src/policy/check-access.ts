@@ -67,6 +67,15 @@ export function hardProtectedText(path: string): string {
   return `Permission denied: ${path} is protected and cannot be changed by tools.`;
 }
 
+function isStoredSecret(policy: SandboxPolicy, path: string): boolean {
+  return policy.storedSecretPaths.some((secret) => path === secret || path.startsWith(`${secret}/`));
+}
+
+/** §3.8: what openwork stored (session database, other sessions' spill) — no grant reopens it. */
+export function storedSecretText(path: string): string {
+  return `Permission denied: ${path} holds what openwork stored for sessions and cannot be read by tools.`;
+}
+
 /**
  * The denial for a folder that holds protected entries (issue 19): not escalatable, because no
  * grant makes it movable — bubblewrap pins it and Seatbelt excludes it in every case.
@@ -94,6 +103,9 @@ export function checkAccess(
   }
   if (tier === 'hard-protected' && access === 'write') {
     return { allowed: false, path: canonicalPath, access, tier, sandboxDenied: false, message: hardProtectedText(canonicalPath) };
+  }
+  if (tier === 'hard-protected' && isInsideAnyProtectedEntry(canonicalPath, layout.unreadable, layout.letterCase) && isStoredSecret(policy, canonicalPath)) {
+    return { allowed: false, path: canonicalPath, access, tier, sandboxDenied: false, message: storedSecretText(canonicalPath) };
   }
   if (access === 'write' && isInsideAnyProtectedEntry(canonicalPath, protectedParents(layout), layout.letterCase)) {
     return { allowed: false, path: canonicalPath, access, tier, sandboxDenied: false, message: protectedParentText(canonicalPath) };

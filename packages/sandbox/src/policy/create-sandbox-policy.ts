@@ -1,11 +1,16 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { canonicalRoot, entryLocation, protectedLocations } from './canonical-root.js';
+import { canonicalRoot, entryLocation, protectedLocations, requireAbsolute } from './canonical-root.js';
+import { canonicalizePathSync } from './canonicalize-path.js';
 import {
+  credentialHomeDefaultsUnguardedWhenMissing,
   defaultCredentialHomeEntries,
   defaultSensitiveHomeEntries,
   defaultSensitiveRootEntries,
+  openworkHomeSecretDefaults,
 } from './default-protected-paths.js';
+import { executableSearchFolders } from './executable-search-folders.js';
+import { mountAliases } from './mount-aliases.js';
 import { detectLetterCase } from './detect-letter-case.js';
 import { findGitRedirections } from './find-git-redirections.js';
 import { SandboxConfigurationError } from './sandbox-error.js';
@@ -47,6 +52,18 @@ export interface CreateSandboxPolicyOptions {
    * a session root or the home directory folds letter case (`detectLetterCase`).
    */
   readonly letterCase?: LetterCase;
+  /**
+   * UNIX sockets of host daemons that sandboxed commands may connect to (architecture §3.7), e.g.
+   * `$SSH_AUTH_SOCK` for `git push`. Absolute; every other host socket stays unreachable.
+   */
+  readonly allowSockets?: readonly string[];
+  /** This session's spill folder (`<openworkHome>/spill/<session-id>`): the one spill folder its tools may read (§3.8). */
+  readonly sessionSpillDirectory?: string;
+  /**
+   * The user's `PATH` (default `process.env.PATH`): its folders inside HOME or a session root are
+   * sensitive (tier 3), since a program planted there runs instead of the real one later (§3.7).
+   */
+  readonly executableSearchPath?: string;
 }
 
 function resolveList(defaults: readonly string[], list: ProtectedPathList | undefined): readonly string[] {
@@ -57,6 +74,22 @@ function resolveList(defaults: readonly string[], list: ProtectedPathList | unde
 
 function unique(values: Iterable<string>): string[] {
   return [...new Set(values)];
+}
+
+/**
+ * The session's spill folder, canonical. One that cannot be resolved (a file where `spill/` should
+ * be) holds nothing to read, so the policy simply reopens nothing instead of failing the call.
+ */
+function ownSpillDirectory(folder: string | undefined): string | undefined {
+  if (folder === undefined) return undefined;
+  requireAbsolute(folder, 'sessionSpillDirectory');
+  const resolution = canonicalizePathSync(folder, { cwd: '/', intent: 'may-create' });
+  return resolution.ok ? resolution.path : undefined;
+}
+
+/** §3.8: a protected entry at every other mount path of the same file (`mountAliases`). */
+function withMountAliases(locations: readonly string[]): string[] {
+  return [...locations, ...locations.flatMap(mountAliases)];
 }
 
 /**
@@ -124,16 +157,24 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
       ...workspaceOpenwork.flatMap((entry) => protectedLocations(entry, 'workspace .openwork')),
     ].filter((location) => !hardProtectedCanonical.has(location)),
   );
-  const credentialPaths = unique(
-    resolveList(defaultCredentialHomeEntries, options.credentialPaths).flatMap((entry) =>
-      protectedLocations(homeRelative(entry, homeDirectory, 'credential path'), 'credential path'),
-    ),
-  );
+  const credentialLocations = (entry: string): string[] =>
+    withMountAliases(protectedLocations(homeRelative(entry, homeDirectory, 'credential path'), 'credential path'));
+  const credentialEntries = resolveList(defaultCredentialHomeEntries, options.credentialPaths);
+  const credentialPaths = unique(credentialEntries.flatMap(credentialLocations));
+  const unguarded = new Set(credentialHomeDefaultsUnguardedWhenMissing.map((entry) => entry.path));
+  const credentialPathsUnguardedWhenMissing = unique(credentialEntries.filter((entry) => unguarded.has(entry)).flatMap(credentialLocations));
+  const sessionRoots = [...workspaceRoots, ...extraWritableRoots, ...tempRoots];
   const sensitiveHomePaths = unique(
-    resolveList(defaultSensitiveHomeEntries, options.sensitiveHomePaths).flatMap((entry) =>
-      protectedLocations(homeRelative(entry, homeDirectory, 'sensitive path'), 'sensitive path'),
-    ),
+    [
+      ...resolveList(defaultSensitiveHomeEntries, options.sensitiveHomePaths).map((entry) => homeRelative(entry, homeDirectory, 'sensitive path')),
+      ...executableSearchFolders(options.executableSearchPath ?? process.env['PATH'] ?? '', [homeDirectory, ...sessionRoots]),
+    ].flatMap((entry) => withMountAliases(protectedLocations(entry, 'sensitive path'))),
   );
+  const storedSecretPaths = unique(
+    openworkHomeSecretDefaults.flatMap((entry) => withMountAliases(protectedLocations(path.posix.join(openworkHome, entry.path), 'stored secret'))),
+  );
+  const sessionSpillDirectory = ownSpillDirectory(options.sessionSpillDirectory);
+  const allowedSockets = unique((options.allowSockets ?? []).map((socket) => canonicalRoot(socket, 'allowed socket')));
   const sensitiveRootEntries = unique(
     resolveList(defaultSensitiveRootEntries, options.sensitiveRootEntries).map((entry) => {
       const normalized = path.posix.normalize(entry).replace(/\/+$/, '');
@@ -153,7 +194,7 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
     ),
   );
   const gitRedirections = canonicalGitRedirections(
-    findGitRedirections([...workspaceRoots, ...extraWritableRoots, ...tempRoots], homeDirectory, { workspaceRoots }),
+    findGitRedirections(sessionRoots, homeDirectory, { workspaceRoots }),
   );
   const policy: SandboxPolicy = Object.freeze({
     mode,
@@ -165,6 +206,10 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
     skillRoots: Object.freeze(skillRoots),
     hardProtectedAliases: Object.freeze(hardProtectedAliases),
     credentialPaths: Object.freeze(credentialPaths),
+    credentialPathsUnguardedWhenMissing: Object.freeze(credentialPathsUnguardedWhenMissing),
+    storedSecretPaths: Object.freeze(storedSecretPaths),
+    sessionSpillDirectory,
+    allowedSockets: Object.freeze(allowedSockets),
     sensitiveHomePaths: Object.freeze(sensitiveHomePaths),
     sensitiveRootEntries: Object.freeze(sensitiveRootEntries),
     sensitiveRootAliases: Object.freeze(sensitiveRootAliases),

@@ -43,7 +43,8 @@ export function deriveSandboxLayout(policy: SandboxPolicy): SandboxLayout {
     ...policy.workspaceRoots.map((root) => subtree(joinBelow(root, '.openwork'))),
     ...policy.hardProtectedAliases.map(subtree),
   ]);
-  const unreadable = uniqueScoped(policy.credentialPaths.map(subtree));
+  // §3.8: what openwork stored is unreadable like a credential; inside tier 1, so no grant reopens it.
+  const unreadable = uniqueScoped([...policy.credentialPaths, ...policy.storedSecretPaths].map(subtree));
 
   const modeRoots: ScopedPath[] =
     policy.mode === 'full-access'
@@ -76,6 +77,9 @@ export function deriveSandboxLayout(policy: SandboxPolicy): SandboxLayout {
     else writable.push(entry);
   }
 
+  // §3.8: the session reads its own spill folder, and no other.
+  if (policy.sessionSpillDirectory !== undefined) readableGrants.push(subtree(policy.sessionSpillDirectory));
+
   return Object.freeze({
     writable: Object.freeze(uniqueScoped(writable)),
     readOnly: Object.freeze(readOnly),
@@ -88,5 +92,7 @@ export function deriveSandboxLayout(policy: SandboxPolicy): SandboxLayout {
     letterCase: policy.letterCase,
     sessionRoots: Object.freeze([...sensitiveBases]),
     homeDirectory: policy.homeDirectory,
+    unreadableWhenPresent: policy.credentialPathsUnguardedWhenMissing,
+    allowedSockets: policy.allowedSockets,
   });
 }

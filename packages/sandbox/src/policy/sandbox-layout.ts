@@ -61,4 +61,14 @@ export interface SandboxLayout {
   readonly sessionRoots?: readonly string[];
   /** The home directory the policy was built with; the same kind of hint as `sessionRoots`. */
   readonly homeDirectory?: string;
+  /**
+   * `unreadable` entries a kernel renderer may leave unmasked while they do not exist (no host
+   * mount point for a missing credential whose creation runs nothing later). Optional, like the hints above.
+   */
+  readonly unreadableWhenPresent?: readonly string[];
+  /**
+   * UNIX sockets a sandboxed process may connect to although a host process listens on them
+   * (architecture §3.7). Every other host socket is unreachable. Optional: absent means none.
+   */
+  readonly allowedSockets?: readonly string[];
 }

@@ -71,8 +71,29 @@ export interface SandboxPolicy {
    * and what a linked `<root>/.openwork` points to. Hard-protected like the entries themselves.
    */
   readonly hardProtectedAliases: readonly string[];
-  /** Credential paths (tier 2), absolute. */
+  /**
+   * Credential paths (tier 2), absolute, with every other mount path of each (architecture §3.8:
+   * masks follow the file, `mountAliases`).
+   */
   readonly credentialPaths: readonly string[];
+  /**
+   * The credential paths (a subset) that a kernel renderer need not mask while they do not exist:
+   * a missing one holds no secret and creating it runs nothing later, so no host mount point is
+   * made for it. The fence and Seatbelt deny them whether they exist or not.
+   */
+  readonly credentialPathsUnguardedWhenMissing: readonly string[];
+  /**
+   * What openwork stored (architecture §3.8 "secrets at rest"): the session database files and the
+   * spill folder of the OpenWork home. Unreadable like credentials, and no grant reopens them.
+   */
+  readonly storedSecretPaths: readonly string[];
+  /** This session's own spill folder (below `storedSecretPaths`): readable again for this session only. */
+  readonly sessionSpillDirectory: string | undefined;
+  /**
+   * UNIX sockets of host daemons a sandboxed command may connect to (architecture §3.7): every
+   * other socket a host process listens on is unreachable. Canonical; empty by default.
+   */
+  readonly allowedSockets: readonly string[];
   /** Sensitive paths in home (tier 3), absolute. */
   readonly sensitiveHomePaths: readonly string[];
   /** Sensitive names relative to every writable root (tier 3): `.git/hooks`, `.git/config`, … */

@@ -137,7 +137,8 @@ describe('SeatbeltBackend self-check (driven through a stand-in for sandbox-exec
       '(allow file-ioctl',
       '(extension "com.apple.sandbox.pty")',
       '(regex (param "HERE_DOCUMENT_0"))',
-      '(allow network*)',
+      '(allow network-inbound network-bind)',
+      '(allow network-outbound (require-not (remote unix-socket)))',
       '(allow sysctl-read (sysctl-name',
       '(ipc-posix-name-regex #"',
     ];
@@ -175,7 +176,7 @@ describe('SeatbeltBackend.wrap', () => {
     const run = (network: 'allow' | 'none') =>
       backend.wrap({ argv: ['/bin/bash', '-c', 'true'], cwd: ws }, createSandboxPolicy({ mode: 'read-only', workspaceRoots: [ws], homeDirectory: home, tempRoots: [temp], network })).argv;
     const profileOf = (argv: readonly string[]): string => argv[2] ?? '';
-    expect(profileOf(run('allow'))).toContain('(allow network*)');
+    expect(profileOf(run('allow'))).toContain('(allow network-inbound network-bind)');
     expect(profileOf(run('none'))).not.toMatch(/network/);
     const definitions = run('none').filter((argument) => argument.startsWith('HERE_DOCUMENT_'));
     expect(definitions).toEqual([`HERE_DOCUMENT_0=^${temp.replace(/[.]/g, '\\.')}/sh-thd-[^/]+$`, 'HERE_DOCUMENT_1=^/private/var/tmp/sh-thd-[^/]+$']);

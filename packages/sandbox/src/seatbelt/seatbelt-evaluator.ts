@@ -25,6 +25,8 @@ export interface SeatbeltQuery {
   readonly vnodeType?: SeatbeltVnodeType;
   readonly extensions?: readonly string[];
   readonly target?: 'same-sandbox' | 'other';
+  /** For `network-outbound`: what is connected to (`unix-socket` with its `path`, or `ip`). */
+  readonly remote?: 'unix-socket' | 'ip';
 }
 
 /** A profile the evaluator cannot read (syntax error, unknown filter, missing parameter). */
@@ -265,6 +267,17 @@ export class SeatbeltEvaluator {
         case 'ipc-posix-name-regex': {
           const pattern = regexArgument(argumentsOf[0], name);
           return nameFilter((subject) => pattern.test(subject));
+        }
+        case 'remote': {
+          // `(remote unix-socket)`, `(remote unix-socket (path-literal P))`, `(remote ip)`.
+          const kind = symbolArgument(argumentsOf[0], name);
+          if (kind !== 'unix-socket' && kind !== 'ip') throw new SeatbeltProfileError(`unsupported (remote ${kind} …)`);
+          const inner = argumentsOf.slice(1).map(compileFilter);
+          return (query) => query.remote === kind && inner.every((part) => part(query));
+        }
+        case 'path-literal': {
+          const literal = stringArgument(argumentsOf[0], name);
+          return pathFilter((path) => path === literal);
         }
         case 'require-all': {
           const parts = argumentsOf.map(compileFilter);

@@ -135,15 +135,28 @@ const terminalRules = [
  * and `ssh` work as they do under bubblewrap (issue 19): sockets of every kind, and the services
  * that name resolution and TLS need — DNS configuration, certificate trust and revocation. `none`:
  * no rule at all, so `(deny default)` refuses every socket operation, Unix sockets included.
+ *
+ * In both, connecting to a UNIX socket is denied (architecture §3.7: a host daemon — tmux,
+ * ssh-agent, launchd's agents, docker — would act for the command outside the sandbox), except
+ * name resolution (`mDNSResponder`, `allow` only) and the `allowedSockets` of the session; both are
+ * parameters (`(param …)` references). The exclusion is folded into the outbound rule, so no
+ * connection is matched by both an allow and a deny.
  */
-export function seatbeltNetworkRules(network: NetworkAccess): readonly string[] {
-  if (network === 'none') return [];
+export function seatbeltNetworkRules(network: NetworkAccess, allowedSockets: readonly string[] = [], systemSockets: readonly string[] = []): readonly string[] {
+  const allowed = allowedSockets.map((socket) => `(allow network-outbound (remote unix-socket (path-literal ${socket})))`);
+  if (network === 'none') return allowed;
   return [
-    '(allow network*)',
+    '(allow network-inbound network-bind)',
+    '(allow network-outbound (require-not (remote unix-socket)))',
     '(allow system-socket)',
     '(allow mach-lookup (global-name "com.apple.SystemConfiguration.DNSConfiguration") (global-name "com.apple.SystemConfiguration.configd") (global-name "com.apple.networkd") (global-name "com.apple.trustd.agent") (global-name "com.apple.SecurityServer") (global-name "com.apple.ocspd") (global-name "com.apple.system.opendirectoryd.membership") (global-name "com.apple.bsd.dirhelper"))',
+    ...systemSockets.map((socket) => `(allow network-outbound (remote unix-socket (path-literal ${socket})))`),
+    ...allowed,
   ];
 }
+
+/** UNIX sockets of system services a command may always reach under `network: 'allow'`: name resolution. */
+export const seatbeltSystemSockets: readonly string[] = Object.freeze(['/private/var/run/mDNSResponder']);
 
 /** Everything above, in profile order, after `(deny default)`. */
 export const seatbeltPlatformRules: readonly string[] = Object.freeze([

@@ -39,10 +39,11 @@ interface RenderOptions {
   readonly network?: NetworkAccess;
   readonly letterCase?: LetterCase;
   readonly profile?: SeatbeltProfileOptions;
+  readonly allowSockets?: readonly string[];
 }
 
-function render({ mode = 'workspace-write', network, letterCase = 'sensitive', profile }: RenderOptions = {}) {
-  const policy = withGrants(createSandboxPolicy({ mode, workspaceRoots: [ws], homeDirectory: home, tempRoots: [temp], network, letterCase }), [
+function render({ mode = 'workspace-write', network, letterCase = 'sensitive', profile, allowSockets = [] }: RenderOptions = {}) {
+  const policy = withGrants(createSandboxPolicy({ mode, workspaceRoots: [ws], homeDirectory: home, tempRoots: [temp], network, letterCase, allowSockets }), [
     { path: path.join(ws, '.git/hooks/pre-commit'), access: 'write', scope: 'exact' },
     { path: path.join(home, '.ssh/config'), access: 'read', scope: 'exact' },
   ]);
@@ -135,10 +136,10 @@ describe('network (issue 19, spec §7.9)', () => {
   it('the default allows the network in every mode, like bubblewrap: sockets, name resolution, TLS trust', () => {
     for (const mode of ['read-only', 'workspace-write', 'full-access'] as const) {
       const profile = render({ mode });
-      expect(profile.profile).toContain('\n(allow network*)\n');
+      expect(profile.profile).toContain('\n(allow network-inbound network-bind)\n');
       const evaluator = SeatbeltEvaluator.compile(profile.profile, profile.parameters);
       for (const operation of ['network-outbound', 'network-inbound', 'network-bind', 'system-socket']) {
-        expect(evaluator.decideQuery(operation, {}), `${mode} ${operation}`).toBe('allow');
+        expect(evaluator.decideQuery(operation, { remote: 'ip' }), `${mode} ${operation}`).toBe('allow');
       }
       for (const service of ['com.apple.SystemConfiguration.DNSConfiguration', 'com.apple.trustd.agent', 'com.apple.SecurityServer']) {
         expect(evaluator.decideQuery('mach-lookup', { name: service }), service).toBe('allow');
@@ -156,6 +157,34 @@ describe('network (issue 19, spec §7.9)', () => {
       }
       // Files are unaffected by the network setting.
       expect(evaluator.decide('file-read*', '/etc/hosts')).toBe('allow');
+    }
+  });
+});
+
+describe('UNIX sockets of host daemons (architecture §3.7, issue 24)', () => {
+  const outbound = (evaluator: SeatbeltEvaluator, socket: string) => evaluator.decideQuery('network-outbound', { remote: 'unix-socket', path: socket });
+
+  it('connecting to a UNIX socket is denied in every mode and network setting: tmux, ssh-agent, docker', () => {
+    for (const mode of ['read-only', 'workspace-write', 'full-access'] as const) {
+      for (const network of ['allow', 'none'] as const) {
+        const profile = render({ mode, network });
+        const evaluator = SeatbeltEvaluator.compile(profile.profile, profile.parameters);
+        for (const socket of ['/private/tmp/tmux-501/default', '/private/tmp/com.apple.launchd.x/Listeners', '/private/var/run/docker.sock', `${ws}/daemon.sock`]) {
+          expect(outbound(evaluator, socket), `${mode} ${network} ${socket}`).toBe('deny');
+        }
+        expect(outbound(evaluator, '/private/var/run/mDNSResponder'), 'name resolution').toBe(network === 'allow' ? 'allow' : 'deny');
+      }
+    }
+  });
+
+  it('allowSockets reopens exactly the named sockets, as -D parameters', () => {
+    for (const network of ['allow', 'none'] as const) {
+      const profile = render({ network, allowSockets: ['/private/tmp/ssh-x/agent.1'] });
+      expect(profile.profile).not.toContain('/private/tmp/ssh-x');
+      expect(Object.values(profile.parameters)).toContain('/private/tmp/ssh-x/agent.1');
+      const evaluator = SeatbeltEvaluator.compile(profile.profile, profile.parameters);
+      expect(outbound(evaluator, '/private/tmp/ssh-x/agent.1')).toBe('allow');
+      expect(outbound(evaluator, '/private/tmp/ssh-x/agent.2')).toBe('deny');
     }
   });
 });

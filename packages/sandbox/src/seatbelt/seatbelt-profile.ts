@@ -4,7 +4,7 @@ import { protectedParents } from '../policy/protected-parents.js';
 import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
 import type { LetterCase } from '../policy/sandbox-policy.js';
 import { seatbeltPathPattern } from './seatbelt-path-pattern.js';
-import { seatbeltNetworkRules, seatbeltPlatformRules } from './seatbelt-platform-rules.js';
+import { seatbeltNetworkRules, seatbeltPlatformRules, seatbeltSystemSockets } from './seatbelt-platform-rules.js';
 
 /** A Seatbelt profile and its `-D NAME=value` parameters: paths only ever appear as parameters (§3.4). */
 export interface SeatbeltProfile {
@@ -156,7 +156,11 @@ export function renderSeatbeltProfile(layout: SandboxLayout, options: SeatbeltPr
     '(version 1)',
     '(deny default)',
     ...seatbeltPlatformRules,
-    ...seatbeltNetworkRules(layout.network),
+    ...seatbeltNetworkRules(
+      layout.network,
+      (layout.allowedSockets ?? []).map((socket) => table.add('ALLOWED_SOCKET', socket)),
+      seatbeltSystemSockets.map((socket) => table.add('SYSTEM_SOCKET', socket)),
+    ),
     ...readRules(layout, table, exclusions),
     ...writeRules(layout, table, exclusions),
     ...deviceRules(layout, table),

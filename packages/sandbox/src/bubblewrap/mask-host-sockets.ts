@@ -1,0 +1,30 @@
+import { isInsideAnyScopedPath } from '../policy/is-inside-scoped-path.js';
+import { isInsideAnyProtectedEntry } from '../policy/letter-case.js';
+import { MountPhase } from './mount-plan.js';
+import type { MountPlan } from './mount-plan.js';
+
+/**
+ * Architecture §3.7 "reachable processes": no sandboxed command may make a host daemon act for it
+ * through a UNIX socket. `connect()` needs only the socket's name — it works on read-only mounts —
+ * so every socket a host process listens on when the call starts (`host.listeningSockets`) gets
+ * `/dev/null` bound over it: a connect there fails with `Connection refused`. A bind over a name
+ * pins it: it cannot be removed, renamed or linked elsewhere while the call runs. Sockets the
+ * command makes itself are new names and work as usual; abstract sockets belong to the network
+ * namespace (`network: 'none'` gives the command its own). Allowed sockets stay reachable; sockets
+ * below a masked credential folder are unreachable already.
+ */
+export function maskHostSockets(plan: MountPlan): void {
+  const { layout } = plan;
+  const sockets = plan.host.listeningSockets?.() ?? [];
+  const allowed = (layout.allowedSockets ?? []).map((path) => ({ path, scope: 'exact' as const }));
+  const masked = new Set<string>();
+  for (const socket of sockets) {
+    const state = plan.stateOf(socket);
+    // bwrap gives the command a fresh `/dev` and `/proc`: a socket there (`/dev/log`) is not in them.
+    if (state.kind !== 'file' || masked.has(state.path) || /^\/(dev|proc)\//.test(state.path)) continue;
+    if (isInsideAnyScopedPath(socket, allowed) || isInsideAnyScopedPath(state.path, allowed)) continue;
+    if (isInsideAnyProtectedEntry(state.path, layout.unreadable, layout.letterCase)) continue;
+    masked.add(state.path);
+    plan.mount(state.path, MountPhase.Mask, ['--ro-bind', '/dev/null', state.path]);
+  }
+}
