@@ -172,6 +172,10 @@ class PatternTranslator {
         sequence.push(escape.node);
         continue;
       }
+      if (character === '\n') {
+        // ripgrep refuses it too ("the literal '\n' is not allowed in a regex"): no line holds one.
+        refuse(`it holds a line break (at offset ${this.#index}), which can never match: grep matches one line at a time, and a line does not contain its line end. Search for one line of it at a time, or join the parts with .* if they are on one line.`);
+      }
       const taken = this.#take();
       if (taken === '.') {
         source += '.';
