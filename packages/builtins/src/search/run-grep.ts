@@ -72,7 +72,7 @@ async function runOnThisThread(run: GrepRun): Promise<GrepTally> {
       listChunkChars: LIST_CHUNK_CHARS,
       onListText: (text) => collector.addListText(current, text, -1),
     });
-    const outcome = await scanFileThroughBackend(run.session.filesystem, file.path, (region) => scan.region(region), run.signal, run.mode === 'files_with_matches');
+    const outcome = await scanFileThroughBackend(run.session.filesystem, file.path, (region, last) => scan.region(region, last), run.signal, run.mode === 'files_with_matches');
     const result = scan.finish();
     collector.addResult(current, {
       count: outcome === 'searched' ? result.count : 0,

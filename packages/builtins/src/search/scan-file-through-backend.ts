@@ -21,7 +21,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
 export async function scanFileThroughBackend(
   filesystem: AsyncFileSystem,
   path: string,
-  scan: (region: Buffer) => boolean,
+  scan: (region: Buffer, last: boolean) => boolean,
   signal: AbortSignal,
   stopsEarly = false,
 ): Promise<FileOutcome> {

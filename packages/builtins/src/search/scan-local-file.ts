@@ -69,7 +69,7 @@ function readWhole(descriptor: number, size: number): Buffer {
  * than the 64 KiB binary probe is read in chunks from the start, so the rest of it is never read
  * once `scan` has said it wants no more.
  */
-export function scanLocalFile(path: string, scan: (region: Buffer) => boolean, stopsEarly = false): FileOutcome {
+export function scanLocalFile(path: string, scan: (region: Buffer, last: boolean) => boolean, stopsEarly = false): FileOutcome {
   let descriptor: number;
   try {
     descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);

@@ -91,7 +91,7 @@ function searchFile(searchId: number, search: Search, file: WorkerFile, report: 
       waitForRoom(search);
     },
   });
-  const outcome = scanLocalFile(file.path, (region) => scan.region(region), search.mode === 'files_with_matches');
+  const outcome = scanLocalFile(file.path, (region, last) => scan.region(region, last), search.mode === 'files_with_matches');
   const result = scan.finish();
   const count = outcome === 'searched' ? result.count : 0;
   if (count === 0 && !result.stopped) return undefined;
