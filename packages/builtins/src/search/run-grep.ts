@@ -140,7 +140,11 @@ async function runWithWorkers(run: GrepRun, pool: SearchWorkerPool): Promise<Gre
       case 'progress': {
         const seqs = batchSeqs.get(message.batch) ?? [];
         const reported = new Map(message.results.map((result) => [result.seq, result]));
-        for (const seq of seqs.splice(0, message.processed)) collector.addResult(seq, reported.get(seq) ?? NO_MATCH);
+        for (const seq of seqs.splice(0, message.processed)) {
+          const result = reported.get(seq);
+          if (result?.list !== undefined) collector.addListText(seq, result.list, slot);
+          collector.addResult(seq, result ?? NO_MATCH);
+        }
         return;
       }
       case 'batch':
