@@ -2,7 +2,9 @@
 // @ts-check
 // The consumer test (issue 9), for CI and by hand. Needs built packages (`pnpm consumer-test` builds):
 //   node tooling/scripts/consumer-test.mjs [--package NAME]… [--package-manager npm|pnpm]…
-//     [--import-rounds N] [--keep-projects] [--workspace DIR] [--store-dir DIR]
+//     [--import-rounds N] [--keep-projects] [--workspace DIR] [--store-dir DIR] [--native-addons-as-user]
+// --native-addons-as-user first installs each native addon as an outside user on this Node would
+// (its own prebuilt download, else a source build) and reports it, then serves those binaries.
 // Prints one PASS/FAIL line per check and ends with `consumer test: PASSED|FAILED (N checks passed,
 // N failed)`; exits 1 on any failure. OPENWORK_CONSUMER_REPORT=<file> also writes the result as JSON.
 import { writeFileSync } from 'node:fs';
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     'package-manager': { type: 'string', multiple: true },
     'import-rounds': { type: 'string' },
     'keep-projects': { type: 'boolean' },
+    'native-addons-as-user': { type: 'boolean' },
   },
 });
 const workspaceRoot = values.workspace ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -35,6 +38,7 @@ const result = await runConsumerTest({
   ...(packageManagers ? { packageManagers } : {}),
   ...(values['import-rounds'] !== undefined ? { importRounds: Number(values['import-rounds']) } : {}),
   keepProjects: values['keep-projects'] === true,
+  nativeAddonsAsUser: values['native-addons-as-user'] === true,
   ...(values['store-dir'] ? { storeDirectory: values['store-dir'] } : {}),
 });
 if (result.importCosts.length > 0) {
@@ -48,5 +52,5 @@ if (result.failed > 0) {
   for (const check of result.checks.filter((entry) => !entry.ok)) console.log(`  ${check.packageName} · ${check.name}`);
 }
 const seconds = Math.round((Date.now() - started) / 1000);
-console.log(`\nconsumer test: ${result.failed === 0 && result.passed > 0 ? 'PASSED' : 'FAILED'} (${result.passed} checks passed, ${result.failed} failed, ${seconds} s)`);
+console.log(`\nconsumer test on Node ${process.version}: ${result.failed === 0 && result.passed > 0 ? 'PASSED' : 'FAILED'} (${result.passed} checks passed, ${result.failed} failed, ${seconds} s)`);
 process.exit(result.failed === 0 && result.passed > 0 ? 0 : 1);

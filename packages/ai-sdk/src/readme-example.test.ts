@@ -12,10 +12,10 @@ const packagesDirectory = join(packageDirectory, '..');
  * sources. The file is written inside this package (not a temp dir) so `ai` and `ai/test`
  * resolve from its dependencies, as they would in a user's project.
  */
-async function runReadmeExample(): Promise<string[]> {
+async function runReadmeExample(index = 0): Promise<string[]> {
   const readme = await readFile(join(packageDirectory, 'README.md'), 'utf8');
-  const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  if (example === undefined) throw new Error('README.md has no ```ts example');
+  const example = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)][index]?.[1];
+  if (example === undefined) throw new Error(`README.md has no ${index + 1}. \`\`\`ts example`);
   const runnable = example.replace(/from '@openwork\/([a-z-]+)'/g, (_, name: string) =>
     `from ${JSON.stringify(pathToFileURL(join(packagesDirectory, name, 'src', 'index.ts')).href)}`,
   );
@@ -43,6 +43,17 @@ describe('README', () => {
       'greeting.txt now greets OpenWork.',
       '"hello\\nOpenWork\\n"',
       'true',
+    ]);
+  });
+
+  it('the approvals example answers two approval requests of one step and shows where the results are', async () => {
+    expect(await runReadmeExample(1)).toEqual([
+      '2 approval requests',
+      'call_a: text',
+      'call_b: execution-denied',
+      'Wrote a.txt; b.txt was not approved.',
+      '"a.txt\\n"',
+      'b.txt not written',
     ]);
   });
 

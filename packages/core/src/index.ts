@@ -74,3 +74,5 @@ export { removeStaleSpillDirectories, type SpillRetentionOptions } from './spill
 // Errors
 export { CoreError, hasCoreErrorCode, type CoreErrorCode } from './errors/core-error.js';
 export { SessionActiveError, type SessionActivity } from './errors/session-active-error.js';
+// For hosts' own "did you mean" (the CLI's commands), the same rule the toolset uses for tools.
+export { closestName } from '@openwork/tools-contract';

@@ -1,3 +1,4 @@
+import { closestName } from './closest-name.js';
 import type { PrepareOutcome } from './prepared-call.js';
 import type { SpillSink } from './spill-sink.js';
 import type { ToolAdapter } from './tool-adapter.js';
@@ -131,7 +132,7 @@ export class FinalizedToolset<Session = unknown, Policy = unknown> {
     return ToolResult.failure({
       code: 'tool_not_found',
       // The name comes from the model: quote only its start, so the result stays small (§8.2).
-      message: `Tool ${JSON.stringify(shortenForMessage(String(toolId), 80))} is not available in this toolset. Available tools: ${available}. Call one of those instead.`,
+      message: `Tool ${JSON.stringify(shortenForMessage(String(toolId), 80))} is not available in this toolset.${suggestion(String(toolId), this.#toolIds)} Available tools: ${available}. Call one of those instead.`,
     });
   }
 }
@@ -156,4 +157,10 @@ function checkContext(context: ToolCallContext<unknown>): void {
   if (context.progress !== undefined && typeof context.progress !== 'function') {
     throw new ToolCallContextError('ToolCallContext.progress must be a function or absent.');
   }
+}
+
+/** ` Did you mean read?` when the unknown name is a near miss of one tool, else nothing. */
+function suggestion(toolId: string, toolIds: readonly string[]): string {
+  const closest = toolId.length > 200 ? undefined : closestName(toolId, toolIds);
+  return closest === undefined ? '' : ` Did you mean ${closest}?`;
 }

@@ -34,3 +34,4 @@ export { ESCALATION_PARAMETER_NAMES } from './escalation-parameter-names.js';
 export type { SpillSink } from './spill-sink.js';
 export { sanitizeSpillId } from './sanitize-spill-id.js';
 export { FOOTER_RESERVE_BYTES, MAX_RESULT_BYTES, MAX_SPILL_BYTES, SPILL_BUFFER_BYTES } from './result-limits.js';
+export { closestName } from './closest-name.js';

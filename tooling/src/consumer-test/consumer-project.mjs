@@ -22,11 +22,12 @@ export class ConsumerProject {
    *   tarballOverrides: Readonly<Record<string, string>>,
    *   env: NodeJS.ProcessEnv,
    *   storeDirectory?: string,
-   *   allowBuilds?: readonly string[],
-   * }} options `allowBuilds`: dependencies whose build scripts pnpm may run (native addons), as the
-   *   workspace allows them; a pnpm user must allow the same ones
+   *   builds?: Readonly<Record<string, boolean>>,
+   * }} options `builds`: dependencies whose build scripts pnpm may run (`true`, native addons to
+   *   compile) or must not run (`false`: the package ships its binary), as the workspace decides
+   *   them; a pnpm user must decide the same ones, or pnpm stops with ERR_PNPM_IGNORED_BUILDS
    */
-  constructor({ directory, packageManager, tarballOverrides, env, storeDirectory, allowBuilds = [] }) {
+  constructor({ directory, packageManager, tarballOverrides, env, storeDirectory, builds = {} }) {
     this.directory = directory;
     this.packageManager = packageManager;
     this.env = env;
@@ -39,7 +40,6 @@ export class ConsumerProject {
     writeFileSync(join(directory, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     if (packageManager === 'pnpm') {
       // pnpm reads overrides from pnpm-workspace.yaml; JSON is valid YAML.
-      const builds = Object.fromEntries(allowBuilds.map((name) => [name, true]));
       writeFileSync(join(directory, 'pnpm-workspace.yaml'), `overrides: ${JSON.stringify(overrides)}\nallowBuilds: ${JSON.stringify(builds)}\n`);
     }
   }
@@ -70,20 +70,29 @@ export class ConsumerProject {
 }
 
 /**
- * The names under `allowBuilds:` in a pnpm-workspace.yaml (`  name: true` lines): the native
- * addons the workspace lets pnpm build.
+ * The decisions under `allowBuilds:` in a pnpm-workspace.yaml (`  name: true|false` lines): the
+ * native addons the workspace lets pnpm build, and those it must not build (they ship binaries).
+ * @param {string} workspaceYaml
+ * @returns {Record<string, boolean>}
+ */
+export function readBuildDecisions(workspaceYaml) {
+  const lines = workspaceYaml.split('\n');
+  const start = lines.findIndex((line) => /^allowBuilds:\s*(?:#.*)?$/.test(line));
+  /** @type {Record<string, boolean>} */ const decisions = {};
+  if (start === -1) return decisions;
+  for (const line of lines.slice(start + 1)) {
+    if (/^\S/.test(line)) break;
+    const entry = /^\s+['"]?([^'":#\s]+)['"]?\s*:\s*(true|false)\b/.exec(line);
+    if (entry?.[1] !== undefined) decisions[entry[1]] = entry[2] === 'true';
+  }
+  return decisions;
+}
+
+/**
+ * The names under `allowBuilds:` with `true`: the native addons the workspace lets pnpm build.
  * @param {string} workspaceYaml
  * @returns {string[]}
  */
 export function readAllowedBuilds(workspaceYaml) {
-  const lines = workspaceYaml.split('\n');
-  const start = lines.findIndex((line) => /^allowBuilds:\s*(?:#.*)?$/.test(line));
-  if (start === -1) return [];
-  /** @type {string[]} */ const names = [];
-  for (const line of lines.slice(start + 1)) {
-    if (/^\S/.test(line)) break;
-    const entry = /^\s+['"]?([^'":#\s]+)['"]?\s*:\s*true\b/.exec(line);
-    if (entry?.[1] !== undefined) names.push(entry[1]);
-  }
-  return names;
+  return Object.entries(readBuildDecisions(workspaceYaml)).filter(([, allowed]) => allowed).map(([name]) => name);
 }

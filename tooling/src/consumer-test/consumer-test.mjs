@@ -2,12 +2,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
-import { ConsumerProject, PACKAGE_MANAGERS, readAllowedBuilds } from './consumer-project.mjs';
+import { ConsumerProject, PACKAGE_MANAGERS, readBuildDecisions } from './consumer-project.mjs';
 import { inspectTarball } from './inspect-tarball.mjs';
 import { lowestSatisfyingVersion } from './lowest-satisfying-version.mjs';
 import { binNames, entryPointSpecifiers, hasLibraryEntryPoint } from './entry-points.mjs';
 import { measureImportCost } from './measure-import-cost.mjs';
 import { prepareNativeAddonMirror } from './native-addon-mirror.mjs';
+import { installNativeAddonsAsUser, workspaceNativeAddons } from './install-native-addons-as-user.mjs';
 import { checkReadmePromises, readReadmeContract, specName } from './readme-contract.mjs';
 import { describeFailure, runCommand } from './run-command.mjs';
 import {
@@ -43,6 +44,9 @@ import { readWorkspacePackages } from './workspace-packages.mjs';
  * @property {string} [storeDirectory] pnpm store to use instead of the machine's
  * @property {number} [concurrency] packages checked side by side (default 2)
  * @property {boolean} [keepProjects] leave the temp projects on disk (their path is logged) to debug a failure
+ * @property {boolean} [nativeAddonsAsUser] first install every native addon the way an outside user
+ *   on this Node does (its own prebuilt download, else a source build; no mirror of ours), report
+ *   each plainly as a check, then serve those binaries to the projects instead of the workspace's
  * @property {(line: string) => void} [log]
  */
 
@@ -110,13 +114,25 @@ export async function runConsumerTest(options) {
       else print([{ packageName: entry.name, name: 'pnpm pack', ok: false, detail: packed.problem }]);
     }
     const workspaceYaml = join(workspaceRoot, 'pnpm-workspace.yaml');
-    const allowBuilds = existsSync(workspaceYaml) ? readAllowedBuilds(readFileSync(workspaceYaml, 'utf8')) : [];
+    const builds = existsSync(workspaceYaml) ? readBuildDecisions(readFileSync(workspaceYaml, 'utf8')) : {};
+    const allowBuilds = Object.keys(builds).filter((name) => builds[name] === true);
     // Native addons the workspace already compiled reach the projects through their own download
     // mirrors (native-addon-mirror.mjs); any other version compiles from source.
-    const mirror = await prepareNativeAddonMirror({ workspaceRoot, mirror: join(workDirectory, 'native-addons'), allowBuilds });
-    if (mirror.served.length > 0) log(`native addons served prebuilt from the workspace's build: ${mirror.served.join(', ')}`);
+    /** @type {string | undefined} */ let nodeModules;
+    if (options.nativeAddonsAsUser === true) {
+      const dependencyNames = publishable.flatMap((entry) => Object.keys(entry.manifest["dependencies"] ?? {}));
+      const addons = workspaceNativeAddons(workspaceRoot, dependencyNames);
+      log(`native addons installed as a user would, without our mirror: ${addons.map(({ name, version }) => `${name}@${version}`).join(', ')}`);
+      const asUser = await installNativeAddonsAsUser({ addons, directory: join(workDirectory, 'native-addons-as-user'), env });
+      print(asUser.checks);
+      nodeModules = asUser.nodeModules;
+    }
+    const mirror = await prepareNativeAddonMirror({ workspaceRoot, mirror: join(workDirectory, 'native-addons'), allowBuilds, nodeModules });
+    if (mirror.served.length > 0) {
+      log(`native addons served prebuilt from ${nodeModules === undefined ? "the workspace's build" : 'the native-addon leg'}: ${mirror.served.join(', ')}`);
+    }
     /** @type {PackageCheckContext} */
-    const context = { workDirectory, tarballs, privateNames, packageManagers, env: { ...env, ...mirror.env }, storeDirectory, allowBuilds };
+    const context = { workDirectory, tarballs, privateNames, packageManagers, env: { ...env, ...mirror.env }, storeDirectory, builds };
     /** @type {{ packageName: string, projectDirectory: string }[]} */ const measurable = [];
     // Packages are checked side by side (installs and examples wait on other processes while
     // TypeScript keeps this one busy); each package's lines are printed together when it is done.
@@ -153,7 +169,7 @@ export async function runConsumerTest(options) {
  * @property {readonly PackageManager[]} packageManagers
  * @property {NodeJS.ProcessEnv} env
  * @property {string | undefined} storeDirectory
- * @property {readonly string[]} allowBuilds native addons pnpm may build (from pnpm-workspace.yaml)
+ * @property {Readonly<Record<string, boolean>>} builds native addons pnpm may (true) or must not (false) build, from pnpm-workspace.yaml
  */
 
 /**
@@ -164,7 +180,7 @@ export async function runConsumerTest(options) {
  * @returns {Promise<{ checks: ConsumerCheck[], installedIn?: string }>} `installedIn`: a project
  *   where the package is installed, for the import-cost benchmark
  */
-async function checkPackage(target, { workDirectory, tarballs, privateNames, packageManagers, env, storeDirectory, allowBuilds }) {
+async function checkPackage(target, { workDirectory, tarballs, privateNames, packageManagers, env, storeDirectory, builds }) {
   /** @type {ConsumerCheck[]} */ const checks = [];
   const packageName = target.name;
   const tarball = /** @type {string} */ (tarballs.get(packageName));
@@ -188,7 +204,7 @@ async function checkPackage(target, { workDirectory, tarballs, privateNames, pac
     const projectDirectory = join(workDirectory, packageManager, slug(packageName));
     /** @param {ConsumerCheck} check */
     const add = (check) => checks.push({ ...check, name: `${packageManager} · ${check.name}` });
-    const installed = await installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory, allowBuilds });
+    const installed = await installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory, builds });
     add({ packageName, name: `install as the README says (${installed.commands.join('; ')})`, ok: installed.problem === undefined, detail: installed.problem });
     if (installed.problem !== undefined) continue;
     if (hasLibraryEntryPoint(manifest)) checkTypes({ projectDirectory, manifest, contract, packageName }).forEach(add);
@@ -242,12 +258,12 @@ async function packPackage(entry, destination, env) {
  * @param {{
  *   manifest: Record<string, any>, contract: ReadmeContract,
  *   packageManager: PackageManager, projectDirectory: string, tarballs: ReadonlyMap<string, string>,
- *   env: NodeJS.ProcessEnv, storeDirectory: string | undefined, allowBuilds: readonly string[],
+ *   env: NodeJS.ProcessEnv, storeDirectory: string | undefined, builds: Readonly<Record<string, boolean>>,
  * }} input
  * @returns {Promise<{ commands: string[], problem?: string }>}
  */
-async function installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory, allowBuilds }) {
-  const project = new ConsumerProject({ directory: projectDirectory, packageManager, tarballOverrides: Object.fromEntries(tarballs), env, storeDirectory, allowBuilds });
+async function installAsReadmeSays({ manifest, contract, packageManager, projectDirectory, tarballs, env, storeDirectory, builds }) {
+  const project = new ConsumerProject({ directory: projectDirectory, packageManager, tarballOverrides: Object.fromEntries(tarballs), env, storeDirectory, builds });
   /** @type {string[]} */ const commands = [];
   for (const command of contract.installCommands) {
     /** @type {string[]} */ const specs = [];

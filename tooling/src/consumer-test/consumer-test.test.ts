@@ -97,7 +97,7 @@ describe('the consumer test (issue 9)', () => {
       'FAIL  @fixture/greeting · pnpm · README example at README.md:17 (plain JavaScript) runs',
     ]);
     expect(run.stdout).toContain("does not provide an export named 'Greet'");
-    expect(lines.at(-2)).toMatch(/^consumer test: FAILED \(\d+ checks passed, 2 failed, \d+ s\)$/);
+    expect(lines.at(-2)).toMatch(/^consumer test on Node v\d+\.\d+\.\d+: FAILED \(\d+ checks passed, 2 failed, \d+ s\)$/);
     // The first example still ran and passed.
     expect(lines).toContain('PASS  @fixture/greeting · npm · README example at README.md:11 (plain JavaScript) runs');
   }, 5 * MINUTES);

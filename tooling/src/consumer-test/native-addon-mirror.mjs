@@ -50,21 +50,20 @@ const RECIPES = {
  * exact version the workspace holds is served, for this Node ABI, platform and architecture; any
  * other version still compiles from source, as it would for a user. An addon without a recipe here
  * compiles in every project: add its recipe when the workspace allows a new one.
- * @param {{ workspaceRoot: string, mirror: string, allowBuilds: readonly string[] }} input
+ * With `nodeModules` (a flat `node_modules` where the native-addon leg installed the addons as a
+ * user on this Node would), those binaries are served instead of the workspace's: the workspace's
+ * are built for the Node that ran `pnpm install`, which need not be the Node of this run.
+ * @param {{ workspaceRoot: string, mirror: string, allowBuilds: readonly string[], nodeModules?: string }} input
  * @returns {Promise<{ env: Record<string, string>, served: string[] }>} the environment for every
  *   install command, and `name@version` of each addon served
  */
-export async function prepareNativeAddonMirror({ workspaceRoot, mirror, allowBuilds }) {
+export async function prepareNativeAddonMirror({ workspaceRoot, mirror, allowBuilds, nodeModules }) {
   /** @type {Record<string, string>} */ const env = {};
   /** @type {string[]} */ const served = [];
-  const virtualStore = join(workspaceRoot, 'node_modules', '.pnpm');
-  if (!existsSync(virtualStore)) return { env, served };
   for (const name of allowBuilds) {
     const recipe = RECIPES[name];
     if (recipe === undefined) continue;
-    const prefix = `${name.replace('/', '+')}@`;
-    for (const entry of readdirSync(virtualStore).filter((candidate) => candidate.startsWith(prefix))) {
-      const packageDirectory = join(virtualStore, entry, 'node_modules', name);
+    for (const packageDirectory of candidateDirectories(name, workspaceRoot, nodeModules)) {
       if (!existsSync(join(packageDirectory, recipe.binary))) continue;
       const version = JSON.parse(readFileSync(join(packageDirectory, 'package.json'), 'utf8')).version;
       Object.assign(env, await recipe.publish({ packageDirectory, version, mirror }));
@@ -73,4 +72,22 @@ export async function prepareNativeAddonMirror({ workspaceRoot, mirror, allowBui
     }
   }
   return { env, served };
+}
+
+/**
+ * Where an installed copy of addon `name` may be: `<nodeModules>/<name>` when given, else every
+ * version in the workspace's pnpm virtual store.
+ * @param {string} name
+ * @param {string} workspaceRoot
+ * @param {string | undefined} nodeModules
+ * @returns {string[]}
+ */
+function candidateDirectories(name, workspaceRoot, nodeModules) {
+  if (nodeModules !== undefined) return [join(nodeModules, name)];
+  const virtualStore = join(workspaceRoot, 'node_modules', '.pnpm');
+  if (!existsSync(virtualStore)) return [];
+  const prefix = `${name.replace('/', '+')}@`;
+  return readdirSync(virtualStore)
+    .filter((candidate) => candidate.startsWith(prefix))
+    .map((entry) => join(virtualStore, entry, 'node_modules', name));
 }

@@ -58,3 +58,17 @@ describe('native addons served to consumer projects from the workspace build', (
     expect(existsSync(mirror)).toBe(false);
   });
 });
+
+describe('native addons served from the native-addon leg (built as a user on this Node would)', () => {
+  it('serves the binaries of a flat node_modules instead of the workspace build', async () => {
+    const root = workspaceWith([{ name: 're2', version: '1.27.1', binary: 'build/Release/re2.node' }]);
+    const nodeModules = join(root, 'user-project', 'node_modules');
+    mkdirSync(join(nodeModules, 're2', 'build', 'Release'), { recursive: true });
+    writeFileSync(join(nodeModules, 're2', 'package.json'), JSON.stringify({ name: 're2', version: '1.27.1' }));
+    writeFileSync(join(nodeModules, 're2', 'build', 'Release', 're2.node'), 'built by the user leg');
+    const mirror = join(root, 'mirror');
+    const prepared = await prepareNativeAddonMirror({ workspaceRoot: root, mirror, allowBuilds: ['re2', 'better-sqlite3'], nodeModules });
+    expect(prepared.served).toEqual(['re2@1.27.1']);
+    expect(readFileSync(join(mirror, 're2', '1.27.1', abiSlot), 'utf8')).toBe('built by the user leg');
+  });
+});

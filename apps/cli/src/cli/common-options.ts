@@ -19,4 +19,6 @@ export const SESSION_OPTION_HELP: readonly string[] = [
   '  --mode M          read-only | workspace-write (default) | full-access',
   '  --database URL    PostgreSQL store (default: OPENWORK_DATABASE_URL, else SQLite in the OpenWork home)',
 ];
+export const CONTINUE_SESSION_HELP =
+  '  --session ID      continue a stored session (its roots, mode and what it has read), e.g. the id the last call printed';
 export const APPROVE_HELP = '  --approve         approve escalations and dangerous commands without a terminal (never unlocks protected paths)';

@@ -39,7 +39,13 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   try {
-    if (command === undefined) throw new UsageError(`openwork: unknown command ${JSON.stringify(name)}; commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
+    if (command === undefined) {
+      // Loaded only here: the start-up path of every command stays free of core.
+      const { closestName } = await import('@openwork/core');
+      const names = COMMANDS.map((c) => c.name);
+      const closest = closestName(name, names);
+      throw new UsageError(`openwork: unknown command ${JSON.stringify(name)}${closest === undefined ? '' : ` (did you mean ${closest}?)`}; commands: ${names.join(', ')}`);
+    }
     if (rest.includes('--help') || rest.includes('-h')) {
       io.stdout.write(`${commandHelp(command)}\n`);
       return 0;

@@ -3,7 +3,8 @@ import type { CommandSpec } from '../cli/command-spec.js';
 import { optionValue } from '../cli/parse-arguments.js';
 import { UsageError } from '../cli/usage-error.js';
 import { formatTable } from '../output/format-table.js';
-import { listStoredFileChanges } from '../runtime/find-file-changes.js';
+import { colorDiff, colorsFor } from '../output/terminal-colors.js';
+import { findChange, listStoredFileChanges, shortId } from '../runtime/find-file-changes.js';
 import { openRuntime } from '../runtime/open-runtime.js';
 
 /** `openwork changes [--session ID] [--diff ID]` (§8.4): the stored file changes. */
@@ -12,8 +13,10 @@ export const changesCommand: CommandSpec = {
   summary: 'list stored file changes, or show one as a diff',
   usage: 'openwork changes [--session ID] [--diff CHANGE_ID] [--json]',
   details: [
-    'A table of file changes (change id, session, path, +/- lines, undone or applied), of one session',
-    'or of all stored sessions; --diff shows one change as a unified diff from the stored record.',
+    'A table of file changes (short change id, when, which tool, short session id, path, +/- lines,',
+    'undone or applied), of one session or of all stored sessions; --diff shows one change as a',
+    'unified diff from the stored record, coloured on a terminal (NO_COLOR / FORCE_COLOR apply).',
+    'Any unique prefix of an id (the short ids shown) names it here and in undo / reapply.',
     '  --session ID      only this session',
     '  --diff ID         the diff of this change',
     '  --json            the stored records as JSON',
@@ -27,13 +30,14 @@ export const changesCommand: CommandSpec = {
       const changes = await listStoredFileChanges(opened.runtime, optionValue(parsed, 'session'));
       const diffId = optionValue(parsed, 'diff');
       if (diffId !== undefined) {
-        const change = changes.find((candidate) => candidate.changeId === diffId);
-        if (change === undefined) {
-          io.stderr.write(`openwork changes: no stored change ${JSON.stringify(diffId)}; openwork changes lists them\n`);
+        const change = findChange(changes, diffId);
+        if (change === undefined || Array.isArray(change)) {
+          const which = Array.isArray(change) ? `${JSON.stringify(diffId)} names ${change.length} changes; give more of the id` : `no stored change ${JSON.stringify(diffId)}`;
+          io.stderr.write(`openwork changes: ${which}; openwork changes lists them\n`);
           return 1;
         }
         const { renderFileChange } = await import('@openwork/core');
-        io.stdout.write(`${renderFileChange(change.artifact).replace(/\n$/, '')}\n`);
+        io.stdout.write(`${colorDiff(renderFileChange(change.artifact).replace(/\n$/, ''), colorsFor(io.stdout as { isTTY?: boolean }, io.environment))}\n`);
         return 0;
       }
       if (parsed.flags.has('json')) {
@@ -44,14 +48,48 @@ export const changesCommand: CommandSpec = {
         io.stdout.write('No file changes stored.\n');
         return 0;
       }
+      const made = await whenAndHow(opened.runtime.store, changes);
       const rows = changes.map((change) => {
         const { displayPath, additions, deletions } = change.artifact.change as { displayPath?: unknown; additions?: unknown; deletions?: unknown };
-        return [change.changeId, change.sessionId, String(displayPath ?? change.path), `+${String(additions)}`, `-${String(deletions)}`, change.undone ? 'undone' : 'applied'];
+        const { time, tool } = made.get(change.messageId) ?? { time: '', tool: '' };
+        return [
+          shortId(change.changeId),
+          time,
+          tool,
+          shortId(change.sessionId),
+          String(displayPath ?? change.path),
+          `+${String(additions)}`,
+          `-${String(deletions)}`,
+          change.undone ? 'undone' : 'applied',
+        ];
       });
-      io.stdout.write(`${formatTable(['CHANGE', 'SESSION', 'PATH', '+', '-', 'STATE'], rows)}\n`);
+      io.stdout.write(`${formatTable(['CHANGE', 'TIME', 'TOOL', 'SESSION', 'PATH', '+', '-', 'STATE'], rows)}\n`);
       return 0;
     } finally {
       await opened.close();
     }
   },
 };
+
+type StoreOf = Awaited<ReturnType<typeof openRuntime>>['store'];
+
+/**
+ * When each change was made (its tool message's time, local `YYYY-MM-DD HH:MM:SS`) and by which
+ * tool, by message id, from the messages of the sessions that hold the changes.
+ */
+async function whenAndHow(store: StoreOf, changes: readonly { sessionId: string }[]): Promise<Map<string, { time: string; tool: string }>> {
+  const made = new Map<string, { time: string; tool: string }>();
+  for (const sessionId of new Set(changes.map((change) => change.sessionId))) {
+    for (const message of await store.loadMessages(sessionId)) {
+      if (message.role === 'tool') made.set(message.id, { time: localTime(message.createdAt), tool: message.toolId });
+    }
+  }
+  return made;
+}
+
+function localTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+}

@@ -33,14 +33,14 @@ describe('openwork session, changes, undo', () => {
 
     const changeId = results[2]?.artifacts[0]?.change.changeId ?? '';
     const table = await run(['changes', '--session', sessionId ?? '']);
-    expect(table.stdout).toMatch(new RegExp(`${changeId}\\s+${sessionId}\\s+notes.txt\\s+\\+1\\s+-1\\s+applied`));
+    expect(table.stdout).toMatch(new RegExp(`${changeId.slice(0, 13)}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+edit\\s+${(sessionId ?? '').slice(0, 8)}\\s+notes.txt\\s+\\+1\\s+-1\\s+applied`));
     const diff = await run(['changes', '--diff', changeId]);
     expect(diff.stdout).toContain('-beta\n+BETA');
 
     const undo = await run(['undo', changeId]);
     expect(undo).toMatchObject({ status: 0, stdout: `undone ${changeId}\n` });
     expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\n');
-    expect((await run(['changes'])).stdout).toMatch(new RegExp(`${changeId}.*undone`));
+    expect((await run(['changes'])).stdout).toMatch(new RegExp(`${changeId.slice(0, 13)}.*undone`));
 
     const reapply = await run(['reapply', changeId]);
     expect(reapply.status).toBe(0);

@@ -10,7 +10,7 @@ import { workspaceRootsOption } from '../runtime/workspace-roots.js';
 export const mcpCommand: CommandSpec = {
   name: 'mcp',
   summary: 'serve the tools to an MCP client over stdio',
-  usage: 'openwork mcp [--workspace DIR] [--mode M] [--agent default|explorer]',
+  usage: 'openwork mcp [--workspace DIR] [--mode M] [--agent default|explorer] [--approval-timeout SECONDS]',
   details: [
     'Speaks MCP on stdin/stdout (logs go to stderr). The workspace follows the client\'s roots when',
     'it offers them; --workspace is the fallback. Approvals use MCP elicitation; a client without it',
@@ -18,11 +18,17 @@ export const mcpCommand: CommandSpec = {
     'openwork undo work on what the client changed.',
     ...SESSION_OPTION_HELP,
     '  --agent ROLE      default | explorer (read-only tools)',
+    '  --approval-timeout SECONDS  how long an approval waits for the person (default 600); the client',
+    '                    gets progress keep-alives meanwhile when it asked for progress',
   ],
-  options: [WORKSPACE_OPTION, MODE_OPTION, AGENT_OPTION, DATABASE_OPTION],
+  options: [WORKSPACE_OPTION, MODE_OPTION, AGENT_OPTION, DATABASE_OPTION, { name: 'approval-timeout', kind: 'value' }],
   async run(parsed, io) {
     if (parsed.positionals.length > 0) throw new UsageError(`openwork mcp: unexpected argument ${JSON.stringify(parsed.positionals[0])}; see openwork mcp --help`);
     const fallbackRoots = workspaceRootsOption(parsed);
+    const approvalTimeout = optionValue(parsed, 'approval-timeout');
+    if (approvalTimeout !== undefined && !/^[1-9]\d{0,5}$/.test(approvalTimeout)) {
+      throw new UsageError(`openwork mcp: --approval-timeout takes a whole number of seconds from 1 to 999999, not ${JSON.stringify(approvalTimeout)}`);
+    }
     const opened = await openRuntime({ environment: io.environment, database: optionValue(parsed, 'database') });
     try {
       const mode = optionValue(parsed, 'mode') as 'read-only' | 'workspace-write' | 'full-access' | undefined;
@@ -34,7 +40,14 @@ export const mcpCommand: CommandSpec = {
       });
       io.stderr.write(`openwork mcp: session ${session.id}, sandbox ${opened.runtime.sandbox.kind} (${opened.runtime.sandbox.availability.available ? 'available' : 'unavailable'})\n`);
       const { serveMcp } = await import('../mcp/serve-mcp.js');
-      await serveMcp({ opened, session, fallbackRoots, version: cliVersion(), log: (line) => void io.stderr.write(`${line}\n`) });
+      await serveMcp({
+        opened,
+        session,
+        fallbackRoots,
+        version: cliVersion(),
+        log: (line) => void io.stderr.write(`${line}\n`),
+        ...(approvalTimeout === undefined ? {} : { approvalTimeoutMs: Number(approvalTimeout) * 1000 }),
+      });
       return 0;
     } finally {
       await opened.close();

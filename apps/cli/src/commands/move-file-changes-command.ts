@@ -18,7 +18,8 @@ function moveFileChangesCommand(operation: 'undo' | 'reapply'): CommandSpec {
       operation === 'undo'
         ? 'Restores what each change replaced (last change first). A file that was changed since is a'
         : 'Writes each undone change again (first change first). A file that was changed since is a',
-      'conflict: nothing is overwritten and the exit status is 1. Change ids come from openwork changes.',
+      'conflict: nothing is overwritten and the exit status is 1. Change ids (or their short form, any',
+      'unique prefix) come from openwork changes.',
       '  --session ID      look for the changes in this session only',
       '  --database URL    PostgreSQL store (default: OPENWORK_DATABASE_URL, else SQLite in the OpenWork home)',
     ],
@@ -29,7 +30,7 @@ function moveFileChangesCommand(operation: 'undo' | 'reapply'): CommandSpec {
       try {
         const { bySession, unknown } = await groupChangesBySession(opened.runtime, parsed.positionals, optionValue(parsed, 'session'));
         if (unknown.length > 0) {
-          io.stderr.write(`openwork ${operation}: no stored change ${unknown.map((id) => JSON.stringify(id)).join(', ')}; nothing was changed\n`);
+          io.stderr.write(`openwork ${operation}: no stored change ${unknown.map((id) => JSON.stringify(id)).join(', ')} (or a short id that names more than one); nothing was changed\n`);
           return 1;
         }
         let status = 0;

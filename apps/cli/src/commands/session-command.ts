@@ -1,12 +1,13 @@
 import { createInterface } from 'node:readline';
 import { terminalApprover } from '../approval/terminal-approver.js';
-import { AGENT_OPTION, APPROVE_HELP, APPROVE_OPTION, DATABASE_OPTION, MODE_OPTION, SESSION_OPTION_HELP, WORKSPACE_OPTION } from '../cli/common-options.js';
+import { AGENT_OPTION, APPROVE_HELP, APPROVE_OPTION, CONTINUE_SESSION_HELP, DATABASE_OPTION, MODE_OPTION, SESSION_OPTION, SESSION_OPTION_HELP, WORKSPACE_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
 import { optionValue } from '../cli/parse-arguments.js';
 import { UsageError } from '../cli/usage-error.js';
 import { inputFailure } from '../output/tool-result-output.js';
 import { openRuntime } from '../runtime/open-runtime.js';
-import { workspaceRootsOption } from '../runtime/workspace-roots.js';
+import { openOrCreateSession } from '../runtime/open-or-create-session.js';
+import { saveObservations } from '../runtime/session-observations.js';
 
 /**
  * `openwork session` (architecture §7): JSON Lines on stdin, one `ToolResult` line per input line,
@@ -15,16 +16,17 @@ import { workspaceRootsOption } from '../runtime/workspace-roots.js';
 export const sessionCommand: CommandSpec = {
   name: 'session',
   summary: 'run tool calls from JSON Lines on stdin in one stored session',
-  usage: 'openwork session [--workspace DIR] [--mode M] [--agent default|explorer] [--approve]',
+  usage: 'openwork session [--workspace DIR] [--mode M] [--agent default|explorer] [--session ID] [--approve]',
   details: [
     'Each stdin line {"tool": "read", "input": {...}} gets one stdout line: the ToolResult as JSON.',
     'A malformed line gets a failed result line (invalid_arguments) and the stream goes on. The',
     'session id is printed to stderr at start; its file changes can be undone with openwork undo.',
     ...SESSION_OPTION_HELP,
     '  --agent ROLE      default | explorer',
+    CONTINUE_SESSION_HELP,
     APPROVE_HELP,
   ],
-  options: [WORKSPACE_OPTION, MODE_OPTION, AGENT_OPTION, DATABASE_OPTION, APPROVE_OPTION],
+  options: [WORKSPACE_OPTION, MODE_OPTION, AGENT_OPTION, SESSION_OPTION, DATABASE_OPTION, APPROVE_OPTION],
   async run(parsed, io) {
     if (parsed.positionals.length > 0) throw new UsageError(`openwork session: unexpected argument ${JSON.stringify(parsed.positionals[0])}; calls come on stdin`);
     const opened = await openRuntime({
@@ -36,13 +38,7 @@ export const sessionCommand: CommandSpec = {
     const interrupt = () => controller.abort();
     process.once('SIGINT', interrupt);
     try {
-      const mode = optionValue(parsed, 'mode') as 'read-only' | 'workspace-write' | 'full-access' | undefined;
-      const role = optionValue(parsed, 'agent') as 'default' | 'explorer' | undefined;
-      const session = await opened.runtime.createSession({
-        workspaceRoots: workspaceRootsOption(parsed),
-        ...(mode === undefined ? {} : { mode }),
-        ...(role === undefined ? {} : { role }),
-      });
+      const session = await openOrCreateSession(opened.runtime, parsed, io.environment, 'session');
       io.stderr.write(`openwork session ${session.id}\n`);
       let lineNumber = 0;
       let failures = 0;
@@ -52,6 +48,7 @@ export const sessionCommand: CommandSpec = {
         if (controller.signal.aborted) break;
         const call = parseCallLine(line, lineNumber);
         const result = 'failure' in call ? call.failure : (await session.callTool(call.tool, call.input, { signal: controller.signal })).result;
+        if (!('failure' in call)) await saveObservations(io.environment, session);
         if (result.status !== 'succeeded') failures += 1;
         io.stdout.write(`${JSON.stringify(result)}\n`);
       }

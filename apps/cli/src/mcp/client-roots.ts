@@ -1,23 +1,44 @@
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
+/** A client root that was not used, with the reason (one warning line each). */
+export interface DroppedRoot {
+  readonly uri: string;
+  readonly reason: string;
+}
+
 /**
  * Workspace roots from the client's MCP roots (as the reference filesystem server does): the
- * `file://` roots that are existing folders, in the client's order. Anything else is skipped; an
- * empty answer means "use the fallback" (`--workspace`).
+ * `file://` roots that are existing folders, in the client's order. Each root is judged on its
+ * own (issue 29): an invalid one is dropped with its reason and the others still apply. An empty
+ * `folders` means "use the fallback" (`--workspace`).
  */
-export async function workspaceRootsFromClient(roots: readonly { uri: string }[]): Promise<string[]> {
+export async function workspaceRootsFromClient(roots: readonly unknown[]): Promise<{ folders: string[]; dropped: DroppedRoot[] }> {
   const folders: string[] = [];
+  const dropped: DroppedRoot[] = [];
   for (const root of roots) {
-    if (!root.uri.startsWith('file://')) continue;
+    const uri = typeof root === 'object' && root !== null ? (root as { uri?: unknown }).uri : undefined;
+    if (typeof uri !== 'string') {
+      dropped.push({ uri: JSON.stringify(root)?.slice(0, 200) ?? String(root), reason: 'it has no uri string' });
+      continue;
+    }
+    if (!uri.startsWith('file://')) {
+      dropped.push({ uri, reason: 'only file:// roots name a folder of this machine' });
+      continue;
+    }
     let path: string;
     try {
-      path = fileURLToPath(root.uri);
-    } catch {
+      path = fileURLToPath(uri);
+    } catch (error) {
+      dropped.push({ uri, reason: `it is not a valid file URL (${error instanceof Error ? error.message : String(error)})` });
       continue;
     }
     const entry = await stat(path).catch(() => undefined);
-    if (entry?.isDirectory() === true && !folders.includes(path)) folders.push(path);
+    if (entry?.isDirectory() !== true) {
+      dropped.push({ uri, reason: entry === undefined ? 'no such folder' : 'it is not a folder' });
+      continue;
+    }
+    if (!folders.includes(path)) folders.push(path);
   }
-  return folders;
+  return { folders, dropped };
 }

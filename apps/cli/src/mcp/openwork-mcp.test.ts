@@ -77,8 +77,8 @@ describe('openwork mcp', () => {
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['read', 'write', 'edit', 'list', 'conversation_history']));
     const read = tools.find((tool) => tool.name === 'read');
-    expect(read?.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    expect(tools.find((tool) => tool.name === 'edit')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+    expect(read?.annotations).toEqual({ title: 'Read file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(tools.find((tool) => tool.name === 'edit')?.annotations).toEqual({ title: 'Edit file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
     expect(read?.inputSchema.type).toBe('object');
     expect(Object.keys(read?.inputSchema.properties ?? {})).toContain('path');
   });
@@ -105,10 +105,14 @@ describe('openwork mcp', () => {
     const result = await client.callTool({ name: 'edit', arguments: { filePath: 'notes.txt', oldString: 'beta', newString: 'BETA' } });
     expect(result.isError).toBe(false);
     expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('alpha\nBETA\ngamma\n');
-    const artifacts = (result.structuredContent as { artifacts: { kind: string; change: { afterContent: string } }[] }).artifacts;
+    // The structured content is a compact summary (issue 29); the whole artifact is a resource.
+    const artifacts = (result.structuredContent as { artifacts: { kind: string; resource: string; path: string }[] }).artifacts;
     expect(artifacts).toHaveLength(1);
-    expect(artifacts[0]?.kind).toBe('file_change');
-    expect(artifacts[0]?.change.afterContent).toBe('alpha\nBETA\ngamma\n');
+    expect(artifacts[0]).toMatchObject({ kind: 'file_change', path: 'notes.txt', change: 'modified', additions: 1, deletions: 1 });
+    expect(JSON.stringify(result.structuredContent)).not.toContain('alpha');
+    const resource = await client.readResource({ uri: artifacts[0]?.resource ?? '' });
+    const whole = JSON.parse((resource.contents[0] as { text: string }).text) as { change: { afterContent: string } };
+    expect(whole.change.afterContent).toBe('alpha\nBETA\ngamma\n');
     expect(text(result)).not.toContain('afterContent');
     expect(text(result)).not.toContain('alpha');
   });

@@ -1,17 +1,34 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
   type CallToolResult,
+  type LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Session } from '@openwork/core';
+import { z } from 'zod';
 import type { OpenRuntime } from '../runtime/open-runtime.js';
 import { resultText } from '../output/tool-result-output.js';
+import { CHANGE_RESOURCE_TEMPLATE, listChangeResources, readChangeResource } from './change-resources.js';
 import { workspaceRootsFromClient } from './client-roots.js';
 import { elicitationApprover } from './elicitation-approver.js';
+import { structuredResult, TOOL_OUTPUT_SCHEMA } from './mcp-structured-result.js';
 import { toolAnnotations } from './tool-annotations.js';
+import { toolTitle } from './tool-titles.js';
+
+/** How long an approval waits for the person by default (issue 29: no 60 s cut). */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60 * 1000;
+/** A call waits at most this long for a `roots/list` answer before it runs on the roots known so far. */
+export const ROOTS_WAIT_MS = 2_000;
+/** While an approval waits, a progress notification this often keeps a client's request alive. */
+export const APPROVAL_KEEP_ALIVE_MS = 15_000;
 
 export interface ServeMcpOptions {
   readonly opened: OpenRuntime;
@@ -20,97 +37,112 @@ export interface ServeMcpOptions {
   readonly fallbackRoots: readonly string[];
   readonly version: string;
   readonly log: (line: string) => void;
+  /** How long an approval (an elicitation) waits for the person. Default 10 minutes. */
+  readonly approvalTimeoutMs?: number;
 }
+
+/** `roots/list` answers read leniently, so that one invalid root drops alone (issue 29). */
+const LenientRootsResult = z.object({ roots: z.array(z.unknown()) });
 
 /**
  * Serves the session's finalized toolset over MCP stdio (issue 16). Definitions come from the same
- * schemas the model sees; a result is its text as content, `isError` unless it succeeded, and
- * its status, error and artifacts as structured content (never in the text, §8.1). Progress goes
- * out as progress notifications when the request carries a progress token; the client's cancel
- * notification aborts the call. Resolves when the client disconnects.
+ * schemas the model sees, with a title and the `outputSchema` of the structured content; a result
+ * is its text as content, `isError` unless it succeeded, and a compact structured summary (status,
+ * error, artifact facts — never file contents, at most 64 KiB; whole changes are resources).
+ * Progress goes out as progress notifications when the request carries a progress token; the
+ * client's cancel notification aborts the call, and so does the client going away. Approvals wait
+ * for the person up to `approvalTimeoutMs`, with progress keep-alives. What a user should see goes
+ * to stderr and, as MCP log messages, to the client. Resolves when the client disconnects.
  */
 export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const { session } = options;
-  // The low-level request handlers: our tools come with JSON Schemas already (from their zod
-  // schemas), which McpServer.registerTool would re-derive.
-  const mcp = new McpServer(
+  const approvalTimeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  // The low-level Server: our tools come with JSON Schemas already (from their zod schemas), which
+  // McpServer.registerTool would re-derive, and McpServer advertises tools.listChanged: true
+  // whatever it is told (issue 29: nothing here ever changes the list).
+  const server = new Server(
     { name: 'openwork', version: options.version },
-    { capabilities: { tools: { listChanged: false } }, instructions: 'OpenWork tools: read, search, edit files and run commands in a sandboxed workspace. Read a file before editing it.' },
+    {
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} },
+      instructions: 'OpenWork tools: read, search, edit files and run commands in a sandboxed workspace. Read a file before editing it.',
+    },
   );
-  const server = mcp.server;
-  const approver = elicitationApprover({
-    supportsElicitation: () => server.getClientCapabilities()?.elicitation !== undefined,
-    elicit: (message, signal) =>
-      server.elicitInput(
-        {
-          message,
-          requestedSchema: {
-            type: 'object',
-            properties: { approve: { type: 'boolean', title: 'Approve this call', default: false } },
-            required: ['approve'],
-          },
-        },
-        { signal },
-      ),
-  });
+  const notify = (level: LoggingLevel, line: string): void => {
+    options.log(line);
+    void server.sendLoggingMessage({ level, logger: 'openwork', data: line }).catch(() => undefined);
+  };
+  const calls = new RunningCalls();
 
-  const roots = new ClientRootsFollower(session, options.fallbackRoots, options.log);
+  const roots = new ClientRootsFollower(session, options.fallbackRoots, notify);
+  const listRoots = () => server.request({ method: 'roots/list' }, LenientRootsResult);
   server.oninitialized = () => {
-    if (server.getClientCapabilities()?.roots !== undefined) roots.refresh(() => server.listRoots());
+    const { availability } = options.opened.runtime.sandbox;
+    if (!availability.available) notify('warning', `openwork mcp: bash cannot run commands: the sandbox is unavailable (${availability.reason})`);
+    if (server.getClientCapabilities()?.roots !== undefined) roots.refresh(listRoots);
   };
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
-    roots.refresh(() => server.listRoots());
+    roots.refresh(listRoots);
   });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: session.definitions.map((definition) => ({
       name: definition.id,
+      title: toolTitle(definition.id),
       description: definition.description,
       inputSchema: definition.inputSchema as { type: 'object'; [key: string]: unknown },
-      annotations: toolAnnotations(definition.riskHint),
+      outputSchema: TOOL_OUTPUT_SCHEMA as unknown as { type: 'object'; [key: string]: unknown },
+      annotations: { title: toolTitle(definition.id), ...toolAnnotations(definition.riskHint) },
     })),
   }));
 
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listChangeResources(session) }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [
+      { uriTemplate: CHANGE_RESOURCE_TEMPLATE, name: 'file change', title: 'A file change of this session (whole artifact)', mimeType: 'application/json' },
+    ],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const contents = await readChangeResource(session, request.params.uri);
+    if (contents === undefined) throw new McpError(ErrorCode.InvalidParams, `No file change of this session at ${request.params.uri}; resources/list names them.`);
+    return { contents: [contents] };
+  });
+
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const progressToken = request.params._meta?.progressToken;
-    let sent = 0;
-    let notifications: Promise<void> = Promise.resolve();
-    const onProgress =
-      progressToken === undefined
-        ? undefined
-        : (progress: { kind: string; chunk?: string; message?: string }) => {
-            sent += 1;
-            const progressValue = sent;
-            const message = progress.kind === 'message' ? progress.message : progress.chunk;
-            notifications = notifications
-              .then(() =>
-                extra.sendNotification({
-                  method: 'notifications/progress',
-                  params: { progressToken, progress: progressValue, ...(message === undefined ? {} : { message }) },
-                }),
-              )
-              .catch(() => undefined);
-          };
-    const outcome = await roots.whileCalling(() =>
-      session.callTool(request.params.name, request.params.arguments ?? {}, {
-        signal: extra.signal,
-        approver,
-        ...(onProgress === undefined ? {} : { onProgress }),
-      }),
+    const progress = new ProgressChannel(request.params._meta?.progressToken, extra.sendNotification);
+    const approver = elicitationApprover({
+      supportsElicitation: () => server.getClientCapabilities()?.elicitation !== undefined,
+      elicit: (message, signal) =>
+        progress.keepAliveWhile(
+          'waiting for the user to approve this call',
+          server.elicitInput(
+            {
+              message,
+              requestedSchema: {
+                type: 'object',
+                properties: { approve: { type: 'boolean', title: 'Approve this call', default: false } },
+                required: ['approve'],
+              },
+            },
+            { signal, timeout: approvalTimeoutMs },
+          ),
+        ),
+    });
+    const outcome = await calls.run(extra.signal, (signal) =>
+      roots.whileCalling(() =>
+        session.callTool(request.params.name, request.params.arguments ?? {}, {
+          signal,
+          approver,
+          ...(progress.enabled ? { onProgress: (update: { kind: string; chunk?: string; message?: string }) => progress.send(update.kind === 'message' ? update.message : update.chunk) } : {}),
+        }),
+      ),
     );
     // Every progress notification before the result (§8.3).
-    await notifications;
+    await progress.flushed();
     const { result } = outcome;
     return {
       content: [{ type: 'text', text: resultText(result) }],
       isError: result.status !== 'succeeded',
-      structuredContent: {
-        callId: outcome.callId,
-        status: result.status,
-        error: result.error,
-        sandboxDenied: result.sandboxDenied,
-        artifacts: result.artifacts,
-      },
+      structuredContent: structuredResult(outcome.callId, result),
     };
   });
 
@@ -118,46 +150,127 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
+    process.stdin.once('close', () => resolve());
   });
-  await mcp.connect(transport);
+  await server.connect(transport);
   await closed;
+  // The client is gone (issue 29): nobody will read what running calls return, so they end now,
+  // processes included, and the session is left as they leave it.
+  await calls.abortAll('the MCP client disconnected');
   await roots.settled();
-  await mcp.close().catch(() => undefined);
+  await server.close().catch(() => undefined);
+}
+
+/** A progress notification as the SDK's `sendNotification` takes it. */
+interface ProgressNotification {
+  readonly method: 'notifications/progress';
+  readonly params: { progressToken: string | number; progress: number; message?: string };
+}
+
+/** Progress notifications of one call, in order, and keep-alives while it waits for someone. */
+class ProgressChannel {
+  readonly #token: string | number | undefined;
+  readonly #send: (notification: ProgressNotification) => Promise<void>;
+  #sent = 0;
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(token: string | number | undefined, send: (notification: ProgressNotification) => Promise<void>) {
+    this.#token = token;
+    this.#send = send;
+  }
+
+  get enabled(): boolean {
+    return this.#token !== undefined;
+  }
+
+  send(message: string | undefined): void {
+    const token = this.#token;
+    if (token === undefined) return;
+    this.#sent += 1;
+    const progress = this.#sent;
+    this.#queue = this.#queue
+      .then(() => this.#send({ method: 'notifications/progress', params: { progressToken: token, progress, ...(message === undefined ? {} : { message }) } }))
+      .catch(() => undefined);
+  }
+
+  /** Sends `message` every APPROVAL_KEEP_ALIVE_MS until `waiting` settles, so the client's request does not time out. */
+  async keepAliveWhile<T>(message: string, waiting: Promise<T>): Promise<T> {
+    if (this.#token === undefined) return waiting;
+    this.send(message);
+    const timer = setInterval(() => this.send(message), APPROVAL_KEEP_ALIVE_MS);
+    try {
+      return await waiting;
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  flushed(): Promise<void> {
+    return this.#queue;
+  }
+}
+
+/** The calls running now, so that a client that goes away without a cancel notice ends them. */
+class RunningCalls {
+  readonly #running = new Map<AbortController, Promise<unknown>>();
+
+  async run<T>(requestSignal: AbortSignal, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const promise = call(AbortSignal.any([requestSignal, controller.signal]));
+    this.#running.set(controller, promise);
+    try {
+      return await promise;
+    } finally {
+      this.#running.delete(controller);
+    }
+  }
+
+  async abortAll(reason: string): Promise<void> {
+    const running = [...this.#running];
+    for (const [controller] of running) controller.abort(new Error(reason));
+    await Promise.allSettled(running.map(([, promise]) => promise));
+  }
 }
 
 /**
  * Keeps the session's workspace roots equal to the client's roots (with the fallback when it has
- * none). A session cannot change while a call runs, so a new list waits for the calls to end.
+ * none). A session cannot change while a call runs, so a new list waits for the calls to end; a
+ * call waits at most ROOTS_WAIT_MS for an answer the client owes, then runs on the roots known so
+ * far (issue 29: a client that never answers made the first call wait 60 s), and the answer is
+ * applied when it arrives.
  */
 class ClientRootsFollower {
   readonly #session: Session;
   readonly #fallback: readonly string[];
-  readonly #log: (line: string) => void;
+  readonly #notify: (level: LoggingLevel, line: string) => void;
   #running = 0;
   #pending: readonly string[] | undefined;
   #refreshing: Promise<void> = Promise.resolve();
 
-  constructor(session: Session, fallback: readonly string[], log: (line: string) => void) {
+  constructor(session: Session, fallback: readonly string[], notify: (level: LoggingLevel, line: string) => void) {
     this.#session = session;
     this.#fallback = fallback;
-    this.#log = log;
+    this.#notify = notify;
   }
 
   /** Asks the client for its roots (one request at a time, in order) and applies them. */
-  refresh(listRoots: () => Promise<{ roots: { uri: string }[] }>): void {
+  refresh(listRoots: () => Promise<{ roots: unknown[] }>): void {
     this.#refreshing = this.#refreshing
       .then(async () => {
         const answer = await listRoots();
-        const folders = await workspaceRootsFromClient(answer.roots);
+        const { folders, dropped } = await workspaceRootsFromClient(answer.roots);
+        for (const root of dropped) this.#notify('warning', `openwork mcp: ignored the client's root ${root.uri}: ${root.reason}`);
         this.#pending = folders.length > 0 ? folders : this.#fallback;
         await this.#apply();
       })
-      .catch((error: unknown) => this.#log(`openwork mcp: could not use the client's roots: ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) => this.#notify('warning', `openwork mcp: could not use the client's roots: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   /** Runs a call after the roots known so far are applied; roots that arrive meanwhile wait for it. */
   async whileCalling<T>(call: () => Promise<T>): Promise<T> {
-    await this.#refreshing;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.#refreshing, new Promise<void>((resolve) => (timer = setTimeout(resolve, ROOTS_WAIT_MS)))]);
+    clearTimeout(timer);
     this.#running += 1;
     try {
       return await call();
@@ -178,6 +291,6 @@ class ClientRootsFollower {
     const same = roots.length === this.#session.workspaceRoots.length && roots.every((root, index) => this.#session.workspaceRoots[index] === root);
     if (same) return;
     await this.#session.update({ workspaceRoots: roots });
-    this.#log(`openwork mcp: workspace roots ${roots.join(', ')}`);
+    this.#notify('info', `openwork mcp: workspace roots ${roots.join(', ')}`);
   }
 }

@@ -15,6 +15,26 @@ export async function listStoredFileChanges(runtime: Runtime, sessionId: string 
   return changes;
 }
 
+/**
+ * The short form of an id that `openwork changes` shows: 8 characters after a leading `word_`
+ * (core's change ids are `call_<uuid>`), so `call_a6708172`; any unique prefix names it.
+ */
+export function shortId(id: string): string {
+  return id.slice(0, id.indexOf('_') + 1 + 8);
+}
+
+/**
+ * The change `id` names: the one with exactly that id, else the only one whose id starts with it
+ * (the short ids `openwork changes` prints). `undefined` for none; several for an ambiguous prefix.
+ */
+export function findChange(changes: readonly FileChangeRecord[], id: string): FileChangeRecord | FileChangeRecord[] | undefined {
+  const exact = changes.find((change) => change.changeId === id);
+  if (exact !== undefined) return exact;
+  const matches = id === '' ? [] : changes.filter((change) => change.changeId.startsWith(id));
+  if (matches.length === 0) return undefined;
+  return matches.length === 1 ? matches[0] : matches;
+}
+
 /** Change ids grouped by the session that holds them; ids no session holds are returned apart. */
 export async function groupChangesBySession(
   runtime: Runtime,
@@ -25,13 +45,13 @@ export async function groupChangesBySession(
   const bySession = new Map<string, string[]>();
   const unknown: string[] = [];
   for (const changeId of changeIds) {
-    const record = all.find((change) => change.changeId === changeId);
-    if (record === undefined) {
+    const record = findChange(all, changeId);
+    if (record === undefined || Array.isArray(record)) {
       unknown.push(changeId);
       continue;
     }
     const ids = bySession.get(record.sessionId) ?? [];
-    ids.push(changeId);
+    ids.push(record.changeId);
     bySession.set(record.sessionId, ids);
   }
   return { bySession, unknown };

@@ -94,11 +94,15 @@ describe('bash in the kernel sandbox (§7.9, architecture §3.4)', () => {
     // bwrap missing: the self-check fails, the schema has no escalation parameters, nothing runs.
     const missing = await bashFixture({ bwrapPath: '/nonexistent/bwrap' });
     expect(missing.toolset.escalationAvailable).toBe(false);
+    // The definitions say so before the first call (issue 29).
+    const bash = missing.toolset.definitions.find((definition) => definition.id === 'bash');
+    expect(bash?.description).toMatch(/\n\nUnavailable on this machine: the kernel sandbox does not work here \(bubblewrap is not installed: no executable at \/nonexistent\/bwrap .*\), so every bash call fails with sandbox_unavailable and runs nothing\. Use the other tools\.$/);
     const result = await missing.call('bash', { command: 'touch ran' });
     expect(result.status).toBe('failed');
     expect(result.error?.code).toBe('sandbox_unavailable');
     expect(ToolResult.text(result)).toBe(
-      'bash cannot run commands here: the kernel sandbox is unavailable (bubblewrap is not installed: no executable at /nonexistent/bwrap (spawn ENOENT)). ' +
+      'bash cannot run commands here: the kernel sandbox is unavailable (bubblewrap is not installed: no executable at /nonexistent/bwrap (spawn ENOENT); ' +
+        'install it with apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora, RHEL), pacman -S bubblewrap (Arch), zypper install bubblewrap (openSUSE)). ' +
         'Nothing was run — commands never run outside the sandbox, so calling bash again fails the same way. Use the other tools instead, and tell the user the sandbox does not work on this machine.',
     );
     expect(missing.sandbox.wraps).toHaveLength(0);

@@ -47,9 +47,9 @@ export function editSummary(input: EditSummaryInput): string {
 }
 
 /**
- * How a tolerant match is described to the model, or `undefined` when there is nothing to say:
- * an exact match, or `\n` standing for the file's `\r\n` (read never shows `\r`, §7.1, so the
- * model wrote what it saw; issue 11 made that the exact step's CRLF reading).
+ * How a tolerant match is described to the model, or `undefined` for an exact match. `\n` standing
+ * for the file's `\r\n` is named too (issue 29): read never shows `\r` (§7.1), so the model wrote
+ * what it saw, and this note is how it learns the file's line endings.
  */
 export function matchNote(strategy: MatchStrategy, shift: IndentationShift | undefined, oldString: string): string | undefined {
   const shifted = isShift(shift)
@@ -59,7 +59,9 @@ export function matchNote(strategy: MatchStrategy, shift: IndentationShift | und
     case 'exact':
       return undefined;
     case 'line-endings':
-      return oldString.includes('\r') ? 'after ignoring line endings (CRLF vs LF)' : undefined;
+      return oldString.includes('\r')
+        ? 'after ignoring line endings (CRLF vs LF)'
+        : "with its \\n read as the file's CRLF line endings (newString was written with CRLF too)";
     case 'trailing-whitespace':
       return 'after ignoring trailing whitespace';
     case 'indentation':

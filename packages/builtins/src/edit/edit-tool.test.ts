@@ -111,7 +111,7 @@ describe('edit (§7.3)', () => {
     const path = await seed('win.txt', 'alpha\r\nbeta\r\ngamma\r\n');
     // read shows no \r, so the model sends \n; the file keeps \r\n, new lines included.
     expect(await fixture.text('read', { path: 'win.txt' })).toBe('1\talpha\n2\tbeta\n3\tgamma');
-    expect(await fixture.text('edit', { filePath: 'win.txt', oldString: 'alpha\nbeta\n', newString: 'one\ntwo\nthree\n' })).toBe('Edited win.txt:1-3 (+3 -2)');
+    expect(await fixture.text('edit', { filePath: 'win.txt', oldString: 'alpha\nbeta\n', newString: 'one\ntwo\nthree\n' })).toBe("Edited win.txt:1-3 (+3 -2); oldString matched with its \\n read as the file's CRLF line endings (newString was written with CRLF too)");
     expect(await readFile(path, 'utf8')).toBe('one\r\ntwo\r\nthree\r\ngamma\r\n');
     // A single-line oldString with a multi-line newString gets CRLF too.
     expect(await fixture.text('edit', { filePath: 'win.txt', oldString: 'gamma', newString: 'gamma\ndelta' })).toBe('Edited win.txt:4-5 (+1 -0)');
@@ -121,7 +121,7 @@ describe('edit (§7.3)', () => {
   it('leaves LF lines of a mixed file alone and still finds CRLF text', async () => {
     const path = await seed('mixed.txt', 'a\nb\r\nc\r\nd\n');
     expect(await fixture.text('edit', { filePath: 'mixed.txt', oldString: 'a\nb', newString: 'A\nB' })).toBe('Edited mixed.txt:1-2 (+2 -2)');
-    expect(await fixture.text('edit', { filePath: 'mixed.txt', oldString: 'B\nc\n', newString: 'B\nC\n' })).toBe('Edited mixed.txt:2-3 (+1 -1)');
+    expect(await fixture.text('edit', { filePath: 'mixed.txt', oldString: 'B\nc\n', newString: 'B\nC\n' })).toBe("Edited mixed.txt:2-3 (+1 -1); oldString matched with its \\n read as the file's CRLF line endings (newString was written with CRLF too)");
     expect(await readFile(path, 'utf8')).toBe('A\nB\r\nC\r\nd\n');
   });
 

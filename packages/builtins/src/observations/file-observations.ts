@@ -1,3 +1,4 @@
+import { BuiltinsError } from '../context/builtins-error.js';
 import type { CheckedPath } from '../context/checked-path.js';
 
 /** Why a write or edit of an existing file was refused (§7.4); `message` is the model's text, verbatim. */
@@ -9,8 +10,11 @@ export interface ObservationRejection {
 /**
  * §7.4 "先读后改": an in-memory table real path → SHA-256 of the content the model last read or
  * wrote. Core keeps one per session and passes the same instance to every toolset it builds for
- * that session, so observations carry across turns and rebuilt toolsets; it is never persisted
- * (after a restart the model reads again). Undo and reapply (§8.4) do not go through it.
+ * that session, so observations carry across turns and rebuilt toolsets. The table itself is not
+ * persisted; a host that continues a session in a new process (the CLI's `--session`) saves
+ * `entries()` and gives them back with `restore` — a restored hash only lets an edit run while the
+ * file still hashes the same, so a stale entry is refused like any other. Undo and reapply (§8.4)
+ * do not go through it.
  *
  * | event | table |
  * |---|---|
@@ -51,6 +55,21 @@ export class FileObservations {
       };
     }
     return undefined;
+  }
+
+  /** The table as `[real path, SHA-256]` pairs, for a host that continues the session elsewhere. */
+  entries(): [string, string][] {
+    return [...this.#hashes];
+  }
+
+  /**
+   * Puts back one pair that `entries()` gave (a canonical real path and a SHA-256 hex). Anything
+   * else is a programmer error: a relative path, or a hash that is not 64 hex digits, throws.
+   */
+  restore(realPath: string, sha256: string): void {
+    if (!realPath.startsWith('/') || realPath.includes('\0')) throw new BuiltinsError(`FileObservations.restore: ${JSON.stringify(realPath)} is not an absolute real path from entries().`);
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new BuiltinsError(`FileObservations.restore: ${JSON.stringify(sha256)} is not a SHA-256 hex digest.`);
+    this.#hashes.set(realPath, sha256);
   }
 
   /** Number of files in the table. */

@@ -2,16 +2,31 @@ import type { SandboxPolicy } from '@openwork/sandbox';
 import { ToolRegistryBuilder, type FinalizedToolset, type ToolsetConfig } from '@openwork/tools-contract';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 import { BUILTIN_AGENT_TOOLS, type BuiltinAgent } from './builtin-agent.js';
-import { builtinTools } from './builtin-tools.js';
+import { builtinTools, type BuiltinTool } from './builtin-tools.js';
 
 /**
  * §3 `builtin_registry()`: a registry with every built-in tool, registered once each in the
  * fixed order of `builtinTools()`. Hosts may register their own tools on it before finalizing.
  */
 export function builtinRegistry(): ToolRegistryBuilder<ToolSessionContext, SandboxPolicy> {
+  return registryOf(builtinTools());
+}
+
+function registryOf(tools: readonly BuiltinTool[]): ToolRegistryBuilder<ToolSessionContext, SandboxPolicy> {
   const registry = new ToolRegistryBuilder<ToolSessionContext, SandboxPolicy>();
-  for (const tool of builtinTools()) registry.register(tool);
+  for (const tool of tools) registry.register(tool);
   return registry;
+}
+
+/**
+ * The built-in tools with bash's description saying, when the kernel sandbox is unavailable, that
+ * every call will fail and why (issue 29: `tools/list` offered bash as if it worked), so a model
+ * and a person reading the definitions learn it before the first call.
+ */
+function toolsFor(availability: { readonly available: boolean; readonly reason?: string }): readonly BuiltinTool[] {
+  if (availability.available) return builtinTools();
+  const note = `\n\nUnavailable on this machine: the kernel sandbox does not work here (${availability.reason ?? 'its self-check failed'}), so every bash call fails with sandbox_unavailable and runs nothing. Use the other tools.`;
+  return builtinTools().map((tool) => (tool.id === 'bash' ? ({ ...tool, description: `${tool.description}${note}` } as BuiltinTool) : tool));
 }
 
 /**
@@ -43,9 +58,10 @@ export async function finalizeBuiltinToolset(
   session: ToolSessionContext,
   options: FinalizeBuiltinToolsetOptions = {},
 ): Promise<FinalizedToolset<ToolSessionContext, SandboxPolicy>> {
-  const escalationAvailable = options.escalationAvailable ?? (await session.sandboxAvailability()).available;
+  const availability = await session.sandboxAvailability();
+  const escalationAvailable = options.escalationAvailable ?? availability.available;
   const spill = session.spill?.sink();
-  return builtinRegistry().finalize(builtinToolsetConfig(options.agent ?? 'default'), session, {
+  return registryOf(toolsFor(availability)).finalize(builtinToolsetConfig(options.agent ?? 'default'), session, {
     escalationAvailable,
     ...(spill === undefined ? {} : { spill }),
   });

@@ -30,7 +30,9 @@ export async function askApprover(approver: Approver | undefined, card: Approval
   if (answer === true || (isDecision(answer) && answer.approved === true)) return { approved: true };
   // Here a well-formed answer is a refusal; only a refusal's reason is passed on.
   const given = isDecision(answer) ? (answer as { reason?: unknown }).reason : undefined;
-  const reason = typeof given === 'string' && given.trim() !== '' ? `: ${given.trim()}` : '';
+  // The reason is a sentence of its own; its closing period would double the one after it.
+  const sentence = typeof given === 'string' ? given.trim().replace(/[.!]+$/u, '') : '';
+  const reason = sentence !== '' ? `: ${sentence}` : '';
   return denied(`The user did not approve this call (${why})${reason}. Nothing was run. Do not repeat the same call; continue another way or ask the user.`);
 }
 

@@ -181,6 +181,11 @@ describe('askApprover', () => {
   it('passes a refusal reason on, trimmed; a blank one is left out', async () => {
     const reasoned = await askApprover(() => ({ approved: false, reason: '  use the build folder  ' }), card, context());
     expect(!reasoned.approved && ToolResult.text(reasoned.result)).toBe(`The user did not approve this call (${why}): use the build folder. Nothing was run. Do not repeat the same call; continue another way or ask the user.`);
+    // A reason written as a sentence keeps one period (it read "themselves.. Nothing").
+    const sentence = await askApprover(() => ({ approved: false, reason: 'Ask the user to do this themselves.' }), card, context());
+    expect(!sentence.approved && ToolResult.text(sentence.result)).toBe(
+      `The user did not approve this call (${why}): Ask the user to do this themselves. Nothing was run. Do not repeat the same call; continue another way or ask the user.`,
+    );
     const blank = await askApprover(() => ({ approved: false, reason: ' ' }), card, context());
     expect(!blank.approved && ToolResult.text(blank.result)).toBe(`The user did not approve this call (${why}). Nothing was run. Do not repeat the same call; continue another way or ask the user.`);
   });

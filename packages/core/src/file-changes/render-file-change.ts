@@ -6,6 +6,8 @@ import { CoreError } from '../errors/core-error.js';
  * so a reloaded session shows exactly the change that was made: `--- a/<path>` (`/dev/null` for a
  * created file), `+++ b/<path>`, then each hunk's `@@ -start,count +start,count @@` header and its
  * lines. The path is the one results showed (relative to the workspace when inside it).
+ * An empty side of a hunk names the line before it, as GNU diff writes it (`@@ -0,0 +1,3 @@` for a
+ * created file, `+4,0` for lines removed after line 4): GNU `patch` and `git apply` both take it.
  */
 export function renderFileChange(artifact: unknown): string {
   const parsed = parseFileChangeArtifact(artifact);
@@ -13,7 +15,12 @@ export function renderFileChange(artifact: unknown): string {
   const change = parsed.artifact.change;
   const lines = [change.kind === 'created' ? '--- /dev/null' : `--- a/${change.displayPath}`, `+++ b/${change.displayPath}`];
   for (const hunk of change.hunks) {
-    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines);
+    lines.push(`@@ -${rangeOf(hunk.oldStart, hunk.oldLines)} +${rangeOf(hunk.newStart, hunk.newLines)} @@`, ...hunk.lines);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** `start,count` of one side of a hunk; an empty side starts at the line before it (unified format). */
+function rangeOf(start: number, count: number): string {
+  return count === 0 ? `${Math.max(0, start - 1)},0` : `${start},${count}`;
 }

@@ -4,14 +4,25 @@ import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
 import { SandboxConfigurationError } from '../policy/sandbox-error.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
+import { defaultRegistryDirectory } from './default-registry-directory.js';
+import { findBubblewrap } from './find-bubblewrap.js';
 import { findCaseFoldingFolder } from './find-case-folding-folder.js';
-import { sharedMountPointLedger } from './mount-point-ledger.js';
+import { MountPointLedger, mountPointLedgerFor } from './mount-point-ledger.js';
 import { runBubblewrapSelfCheck } from './run-bubblewrap-self-check.js';
 import { wrapWithBubblewrap } from './wrap-with-bubblewrap.js';
 
 export interface BubblewrapBackendOptions {
-  /** The bwrap executable, absolute. Default `/usr/bin/bwrap`. */
+  /**
+   * The bwrap executable, absolute. Default: the first `bwrap` on the host's `PATH` when the
+   * backend is made (absolute folders only), else `/usr/bin/bwrap` (`findBubblewrap`).
+   */
   readonly bwrapPath?: string;
+  /**
+   * The machine-wide registry of the mount points bwrap creates on the host (§3.7), shared by
+   * every OpenWork process that uses the same folder. Default `/dev/shm/openwork-<uid>/mount-points`
+   * (see `defaultRegistryDirectory`). It must not be writable inside the sandbox.
+   */
+  readonly registryDirectory?: string;
 }
 
 /**
@@ -23,19 +34,25 @@ export interface BubblewrapBackendOptions {
 export class BubblewrapBackend implements SandboxBackend {
   readonly kind = 'bubblewrap' as const;
   readonly bwrapPath: string;
+  readonly registryDirectory: string | undefined;
   #unavailableReason: string | undefined;
 
   constructor(options: BubblewrapBackendOptions = {}) {
-    const bwrapPath = options.bwrapPath ?? '/usr/bin/bwrap';
+    const bwrapPath = options.bwrapPath ?? findBubblewrap(process.env['PATH']);
     if (!bwrapPath.startsWith('/') || bwrapPath.includes('\0')) {
       throw new SandboxConfigurationError(`bwrapPath must be an absolute path, got ${JSON.stringify(bwrapPath)}`);
     }
     this.bwrapPath = bwrapPath;
+    const registry = options.registryDirectory;
+    if (registry !== undefined && (!registry.startsWith('/') || registry.includes('\0'))) {
+      throw new SandboxConfigurationError(`registryDirectory must be an absolute path, got ${JSON.stringify(registry)}`);
+    }
+    this.registryDirectory = registry;
   }
 
   /** Runs `true` under real bwrap arguments; remembers a failure so `wrap` refuses afterwards (10d). */
   async selfCheck(): Promise<SandboxAvailability> {
-    const availability = await runBubblewrapSelfCheck(this.bwrapPath, sharedMountPointLedger);
+    const availability = await runBubblewrapSelfCheck(this.bwrapPath, (directory) => new MountPointLedger(directory, { reaper: false }));
     this.#unavailableReason = availability.available ? undefined : availability.reason;
     return availability;
   }
@@ -49,7 +66,13 @@ export class BubblewrapBackend implements SandboxBackend {
         `bubblewrap cannot protect this session: ${folding} is on a case-insensitive file system, where a protected name can be reached under another spelling (.GIT/HOOKS for .git/hooks) that a mount does not cover. Use a case-sensitive file system for the workspace.`,
       );
     }
-    return wrapWithBubblewrap(this.bwrapPath, command, layout, sharedMountPointLedger);
+    if (this.registryDirectory === undefined) {
+      return wrapWithBubblewrap(this.bwrapPath, command, layout, mountPointLedgerFor(defaultRegistryDirectory(policy.openworkHome)));
+    }
+    // A registry folder of the caller's choice may lie in a writable root: read-only inside, like the OpenWork home.
+    const registry = { path: this.registryDirectory, scope: 'subtree' } as const;
+    const protectedLayout = { ...layout, readOnly: [...layout.readOnly, registry], hardProtected: [...layout.hardProtected, registry] };
+    return wrapWithBubblewrap(this.bwrapPath, command, protectedLayout, mountPointLedgerFor(this.registryDirectory));
   }
 
   /** §7.9: `GOCACHE` in a temp root, since the cache under home is not writable here (`goBuildCacheEnvironment`). */

@@ -38,13 +38,16 @@ describe.skipIf(volume === undefined)(`bubblewrap on a real case-insensitive vol
   });
 
   it('why: a read-only mount on .git/hooks does not cover .GIT/HOOKS there — the write lands in the real hook', async () => {
+    // The registry beside the volume: exFAT has no owners or modes, so it could not be private there.
+    const registry = `${(volume as { path: string }).path}-registry`;
     const policy = createSandboxPolicy({ workspaceRoots: [ws], homeDirectory: home, tempRoots: [] });
     // The mounts alone, without the backend's refusal: what bubblewrap would do on this volume.
-    const wrapped = wrapWithBubblewrap('/usr/bin/bwrap', { argv: ['/bin/bash', '-c', 'echo evil > .GIT/HOOKS/pre-commit; echo fine > .git/hooks/pre-commit'], cwd: ws }, deriveSandboxLayout(policy), new MountPointLedger());
+    const wrapped = wrapWithBubblewrap('/usr/bin/bwrap', { argv: ['/bin/bash', '-c', 'echo evil > .GIT/HOOKS/pre-commit; echo fine > .git/hooks/pre-commit'], cwd: ws }, deriveSandboxLayout(policy), new MountPointLedger(registry, { reaper: false }));
     const run = await runWrapped(wrapped, ws);
     expect(run.stderr).toMatch(/\.git\/hooks\/pre-commit: Read-only file system/);
     expect(await fs.readFile(path.join(ws, '.git/hooks/pre-commit'), 'utf8')).toBe('evil\n');
     await fs.writeFile(path.join(ws, '.git/hooks/pre-commit'), '#!/bin/sh\n');
+    await fs.rm(registry, { recursive: true, force: true });
   });
 
   it('so BubblewrapBackend refuses such a session (sandbox_unavailable) instead of running it half-protected', () => {

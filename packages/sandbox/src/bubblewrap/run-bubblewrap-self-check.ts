@@ -26,7 +26,9 @@ function run(argv: readonly string[], cwd: string): Promise<RunOutcome> {
 function reasonFor(bwrapPath: string, outcome: RunOutcome): string {
   const error = outcome.error as NonNullable<RunOutcome['error']>;
   const stderr = outcome.stderr.trim();
-  if (error.code === 'ENOENT') return `bubblewrap is not installed: no executable at ${bwrapPath} (spawn ENOENT)`;
+  if (error.code === 'ENOENT') {
+    return `bubblewrap is not installed: no executable at ${bwrapPath} (spawn ENOENT); install it with apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora, RHEL), pacman -S bubblewrap (Arch), zypper install bubblewrap (openSUSE)`;
+  }
   if (error.code === 'EACCES') return `bubblewrap at ${bwrapPath} cannot be executed (spawn EACCES)`;
   if (error.killed === true || typeof error.signal === 'string') {
     return `bubblewrap did not finish its self-check (${String(error.signal ?? 'killed')} after ${selfCheckTimeoutMs} ms)${stderr === '' ? '' : `: ${stderr}`}`;
@@ -41,7 +43,7 @@ function reasonFor(bwrapPath: string, outcome: RunOutcome): string {
  * tmpfs + remount-ro mask), so that setups where bwrap cannot work (no user namespaces, AppArmor,
  * unprivileged containers — peers.md) report `unavailable` with bwrap's own words.
  */
-export async function runBubblewrapSelfCheck(bwrapPath: string, ledger: MountPointLedger): Promise<SandboxAvailability> {
+export async function runBubblewrapSelfCheck(bwrapPath: string, ledgerIn: (directory: string) => MountPointLedger): Promise<SandboxAvailability> {
   let scratch: string;
   try {
     scratch = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'openwork-bwrap-check-')));
@@ -61,7 +63,8 @@ export async function runBubblewrapSelfCheck(bwrapPath: string, ledger: MountPoi
       network: 'allow',
       letterCase: 'sensitive',
     };
-    const wrapped = wrapWithBubblewrap(bwrapPath, { argv: ['true'], cwd: scratch }, layout, ledger);
+    // A registry of its own next to the scratch root: nothing the self-check plants concerns other processes.
+    const wrapped = wrapWithBubblewrap(bwrapPath, { argv: ['true'], cwd: scratch }, layout, ledgerIn(`${scratch}-registry`));
     let outcome: RunOutcome;
     try {
       outcome = await run(wrapped.argv, scratch);
@@ -71,5 +74,6 @@ export async function runBubblewrapSelfCheck(bwrapPath: string, ledger: MountPoi
     return outcome.error === null ? { available: true } : { available: false, reason: reasonFor(bwrapPath, outcome) };
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
+    await fs.rm(`${scratch}-registry`, { recursive: true, force: true });
   }
 }

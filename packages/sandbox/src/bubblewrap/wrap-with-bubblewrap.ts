@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.js';
-import { SandboxConfigurationError } from '../policy/sandbox-error.js';
+import { SandboxConfigurationError, SandboxError } from '../policy/sandbox-error.js';
 import type { SandboxLayout } from '../policy/sandbox-layout.js';
 import { realBubblewrapHost } from './bubblewrap-host.js';
 import type { BubblewrapHost } from './bubblewrap-host.js';
@@ -23,10 +23,16 @@ function createChain(chain: readonly string[], file: string | undefined, content
   }
 }
 
+/** Renderings thrown away because another process removed mount points meanwhile, before we give up. */
+const maximumRenderings = 50;
+
 /**
  * The whole of `BubblewrapBackend.wrap` for an already derived layout: the arguments, the host
  * nodes bwrap needs before it starts (write-grant placeholders, pinned folders, file mount
- * points), and the ledger claim that `release()` gives back. Never spawns (spec §4).
+ * points), and the ledger claim that `release()` gives back. The claim is registered machine-wide
+ * before anything is created (§3.7: a crash right after leaves nothing unrecorded); when another
+ * process removed mount points since the host was read, the call is rendered again. Never spawns
+ * (spec §4).
  */
 export function wrapWithBubblewrap(
   bwrapPath: string,
@@ -39,10 +45,28 @@ export function wrapWithBubblewrap(
     throw new SandboxConfigurationError(`the working directory must be an absolute path, got ${JSON.stringify(command.cwd)}`);
   }
   if (command.argv.length === 0) throw new SandboxConfigurationError('the command argv is empty');
+  for (let rendering = 0; rendering < maximumRenderings; rendering += 1) {
+    const generation = ledger.generation();
+    const wrapped = renderAndClaim(bwrapPath, command, layout, ledger, host, generation);
+    if (wrapped !== undefined) return wrapped;
+  }
+  throw new SandboxError(`could not prepare the sandbox: other OpenWork processes kept removing mount points during ${maximumRenderings} attempts; try again`);
+}
+
+function renderAndClaim(
+  bwrapPath: string,
+  command: SandboxCommand,
+  layout: SandboxLayout,
+  ledger: MountPointLedger,
+  host: BubblewrapHost,
+  generation: string,
+): WrappedCommand | undefined {
   const rendering = renderBubblewrapArguments(layout, command, host);
   const placeholders = rendering.writablePlaceholders.flatMap((placeholder) => placeholder.chain);
   const planted = new Map(rendering.fileMountPoints.map((file) => [file.path, file.content]));
   const created = [...placeholders, ...rendering.createdMountPoints];
+  const claim = ledger.claim(created, rendering.mountDestinations, planted, generation);
+  if (claim === undefined) return undefined;
   try {
     for (const placeholder of rendering.writablePlaceholders) createChain(placeholder.chain, placeholder.file);
     // Pinned ancestors that do not exist yet (`.git` for `.git/hooks`): a bind needs its source.
@@ -53,10 +77,9 @@ export function wrapWithBubblewrap(
       createChain(chain, file.path, file.content);
     }
   } catch (error) {
-    void ledger.claim(created, [], planted).release().catch(() => undefined);
+    void claim.release().catch(() => undefined);
     throw error;
   }
-  const claim = ledger.claim(created, rendering.mountDestinations, planted);
   return {
     argv: [bwrapPath, ...rendering.arguments],
     release: () => claim.release(),

@@ -1,0 +1,68 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileSourcesForChild } from './test-support/compile-sources-for-child.js';
+import { eventually, startHost } from './test-support/host-processes.js';
+import type { HostConfiguration } from './test-support/host-processes.js';
+import { listTree, makeTempDirectory, requireBubblewrap } from './test-support/run-wrapped.js';
+
+let build: string;
+let root: string;
+
+beforeAll(async () => {
+  await requireBubblewrap();
+  build = await compileSourcesForChild();
+  root = await makeTempDirectory('ow-bwrap-many-');
+});
+
+afterAll(async () => {
+  if (build !== undefined) await fs.rm(build, { recursive: true, force: true });
+  if (root !== undefined) await fs.rm(root, { recursive: true, force: true });
+});
+
+/**
+ * A prompt-injected command that keeps trying to write every protected name that does not exist
+ * yet (so each is held by a placeholder), for about a second: long enough for the other
+ * process's calls to start and finish — and release their placeholders — meanwhile.
+ */
+const writer = [
+  'for i in $(seq 120); do',
+  "  mkdir -p .git/hooks 2>/dev/null; echo 'echo pwned' > .git/hooks/pre-commit 2>/dev/null",
+  "  echo ../evil > .git/commondir 2>/dev/null; printf '[core]\\n\\tfsmonitor = evil\\n' > .git/config 2>/dev/null",
+  '  echo evil > .envrc 2>/dev/null; mkdir -p .vscode 2>/dev/null && echo "{}" > .vscode/tasks.json 2>/dev/null',
+  '  echo evil > "$HOME/.bashrc" 2>/dev/null; echo evil > "$HOME/.bash_profile" 2>/dev/null',
+  '  mkdir -p "$HOME/.ssh" 2>/dev/null && echo evil > "$HOME/.ssh/authorized_keys" 2>/dev/null',
+  '  sleep 0.005',
+  'done',
+].join('\n');
+
+describe('many openwork processes on one workspace, home and temp root (architecture §3.7)', () => {
+  it('two processes side by side, each writing the protected names while the other\'s calls start and finish: nothing is ever written', async () => {
+    const workspace = path.join(root, 'ws');
+    const home = path.join(root, 'home');
+    const temp = path.join(root, 'tmp');
+    const openworkHome = path.join(root, 'openwork-home');
+    for (const folder of [path.join(workspace, '.git'), home, temp, openworkHome]) await fs.mkdir(folder, { recursive: true });
+    await fs.writeFile(path.join(workspace, '.git/HEAD'), 'ref: refs/heads/main\n');
+    await fs.writeFile(path.join(workspace, 'main.ts'), 'export {};\n');
+    await fs.writeFile(path.join(home, '.profile'), 'echo profile-ran\n');
+    const before = { workspace: await listTree(workspace), home: await listTree(home), temp: await listTree(temp) };
+
+    // full-access: home is writable, so its missing start-up files are placeholders too. Short
+    // calls between the writers: each creates or stands on the placeholders and releases them.
+    const registryDirectory = path.join(root, 'registry/mount-points');
+    const base = { workspace, home, temp, openworkHome, registryDirectory, mode: 'full-access' as const, rounds: 5 };
+    const first: HostConfiguration = { ...base, calls: [writer, 'true', 'true', 'true'] };
+    const second: HostConfiguration = { ...base, calls: ['true', 'sleep 0.3', writer, 'true'] };
+    const hosts = [startHost(build, first), startHost(build, second)];
+    const ends = await Promise.all(hosts.map((host) => host.exited));
+    for (const end of ends) expect(end, end.stderr).toMatchObject({ code: 0, signal: null });
+
+    expect(await listTree(workspace)).toEqual(before.workspace);
+    expect(await listTree(home)).toEqual(before.home);
+    expect(await listTree(temp)).toEqual(before.temp);
+    // Both hosts ended: their reapers remove the registry folder (and the parent it created).
+    const registry = path.dirname(registryDirectory);
+    expect(await eventually(async () => !(await fs.stat(registry).then(() => true, () => false)), 5000)).toBe(true);
+  });
+});
