@@ -16,7 +16,13 @@ export function compileSearchPattern(pattern: string): CompiledSearchPattern {
   const translated = translateSearchPattern(pattern);
   if (!translated.ok) return { ok: false, message: `The pattern /${pattern}/ cannot be used: ${translated.message}` };
   const literals = requiredLiterals(translated.tree);
-  const spec: LineMatcherSpec = { source: translated.source, exact: literals.exact, required: literals.required };
+  const spec: LineMatcherSpec = {
+    source: translated.source,
+    exact: translated.needsRustCheck ? undefined : literals.exact,
+    required: literals.required,
+    // RE2 finds a superset of the lines: Rust's own engine has the last word on each.
+    rust: translated.needsRustCheck ? pattern : undefined,
+  };
   try {
     return { ok: true, spec, matcher: LineMatcher.compile(spec) };
   } catch (error) {

@@ -52,8 +52,12 @@ export class FileScan {
     this.#options = options;
   }
 
-  /** Scans one region; `false` when no more input is wanted (stopped, or files mode found one). */
-  region(bytes: Buffer): boolean {
+  /**
+   * Scans one region; `false` when no more input is wanted (stopped, or files mode found one).
+   * `last`: no region follows, so the line ends after the last match need not be counted (that
+   * count, for every file, was most of the cost of a search with few matches).
+   */
+  region(bytes: Buffer, last = false): boolean {
     if (this.#done) return false;
     const options = this.#options;
     const content = options.mode === 'content';
@@ -79,7 +83,7 @@ export class FileScan {
       this.#done = true;
       return false;
     }
-    if (content) this.#lineBase = lineNumber + countNewlines(bytes, countedTo, bytes.length);
+    if (content && !last) this.#lineBase = lineNumber + countNewlines(bytes, countedTo, bytes.length);
     return true;
   }
 

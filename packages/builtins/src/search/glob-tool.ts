@@ -1,6 +1,5 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
 import { defineTool, ToolExecutionError } from '@openwork/tools-contract';
-import picomatch from 'picomatch';
 import * as z from 'zod';
 import { fileSystemFailure } from '../context/file-system-failure.js';
 import { requireCallPolicy } from '../context/require-call-policy.js';
@@ -10,9 +9,10 @@ import { formatSeconds, plural, savedListClause } from './format-search-footer.j
 import { loadIgnoreRules } from './load-ignore-rules.js';
 import { runGlob } from './run-glob.js';
 import { ScanLimit } from './scan-limit.js';
+import { compileSearchGlob } from './search-glob.js';
 
 const inputSchema = z.strictObject({
-  pattern: z.string().min(1).describe('Glob relative to path, e.g. "**/*.rs" (any depth), "src/*.ts", "*.{js,ts}"'),
+  pattern: z.string().min(1).describe('Glob relative to path, e.g. "**/*.rs" (any depth), "src/*.ts", "*.{js,ts}"; a leading "!" lists the files it does not match'),
   path: z.string().default('.').describe('The directory to search: absolute, or relative to the working directory; ~ is your home directory'),
 });
 
@@ -31,16 +31,16 @@ export const globTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
   async execute(input, session, call) {
     const policy = requireCallPolicy(call.sandboxPolicy, 'glob');
     if (ToolExecutionError.isInstance(policy)) return policy;
-    let accept: (relativePath: string) => boolean;
-    try {
-      accept = picomatch(input.pattern, { dot: true });
-    } catch (error) {
-      return new ToolExecutionError('invalid_arguments', `The glob ${JSON.stringify(input.pattern)} is not valid: ${error instanceof Error ? error.message : String(error)}.`);
-    }
     const limit = new ScanLimit(call.signal, call.deadline);
     const resolved = await session.resolvePath(input.path, 'read', 'must-exist', policy, 'glob');
     if (!resolved.ok) return resolved.error;
     const root = resolved.path;
+    let accept: (relativePath: string) => boolean;
+    try {
+      accept = compileSearchGlob(input.pattern, { nameAtAnyDepth: false, root: root.path });
+    } catch (error) {
+      return new ToolExecutionError('invalid_arguments', `The glob ${JSON.stringify(input.pattern)} is not valid: ${error instanceof Error ? error.message : String(error)}.`);
+    }
     const list = session.spill?.openWriter(call.callId);
     try {
       if ((await session.filesystem.stat(root.path)).kind !== 'directory') {

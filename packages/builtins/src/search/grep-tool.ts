@@ -1,6 +1,5 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
 import { defineTool, ToolExecutionError } from '@openwork/tools-contract';
-import picomatch from 'picomatch';
 import * as z from 'zod';
 import { fileSystemFailure } from '../context/file-system-failure.js';
 import { requireCallPolicy } from '../context/require-call-policy.js';
@@ -11,6 +10,7 @@ import { IgnoreRules } from './ignore-rules.js';
 import { loadIgnoreRules } from './load-ignore-rules.js';
 import { runGrep, SearchWorkerFailure } from './run-grep.js';
 import { ScanLimit } from './scan-limit.js';
+import { compileSearchGlob } from './search-glob.js';
 
 const inputSchema = z.strictObject({
   pattern: z.string().min(1).describe('Regular expression in Rust regex syntax (RE2 family: no lookaround or backreferences), matched against each line; (?i) for case-insensitive'),
@@ -19,21 +19,12 @@ const inputSchema = z.strictObject({
     .string()
     .min(1)
     .optional()
-    .describe('Only search files matching this glob, relative to path (e.g. "*.ts" for any depth, "src/**/*.ts")'),
+    .describe('Only search files matching this glob, relative to path (e.g. "*.ts" for any depth, "src/**/*.ts", "/*.ts" only at the top); a leading "!" excludes, e.g. "!*.min.js"'),
   outputMode: z
     .enum(['content', 'files_with_matches', 'count'])
     .default('content')
     .describe('content: matching lines grouped by file; files_with_matches: file paths; count: matches per file'),
 });
-
-/**
- * The glob filter of §7.6, matched against paths relative to the search root with picomatch. A
- * pattern without `/` matches the file name at any depth (like ripgrep's `-g`), one with `/` the
- * whole relative path (`src/**\/*.ts`).
- */
-export function grepGlobFilter(glob: string): (relativePath: string) => boolean {
-  return picomatch(glob, { basename: !glob.includes('/'), dot: true });
-}
 
 /**
  * §7.6 `grep`: the lines of files under `path` that match `pattern`, bounded (250 lines, 50 per
@@ -52,18 +43,19 @@ export const grepTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
     if (ToolExecutionError.isInstance(policy)) return policy;
     const compiled = compileSearchPattern(input.pattern);
     if (!compiled.ok) return new ToolExecutionError('invalid_arguments', compiled.message);
-    let accept: ((relativePath: string) => boolean) | undefined;
-    if (input.glob !== undefined) {
-      try {
-        accept = grepGlobFilter(input.glob);
-      } catch (error) {
-        return new ToolExecutionError('invalid_arguments', `The glob ${JSON.stringify(input.glob)} is not valid: ${error instanceof Error ? error.message : String(error)}.`);
-      }
-    }
     const limit = new ScanLimit(call.signal, call.deadline);
     const resolved = await session.resolvePath(input.path, 'read', 'must-exist', policy, 'grep');
     if (!resolved.ok) return resolved.error;
     const root = resolved.path;
+    let accept: ((relativePath: string) => boolean) | undefined;
+    if (input.glob !== undefined) {
+      try {
+        // §7.6's filter, like `rg -g`: a name at any depth without `/`, anchored by a leading `/`, `!` negates.
+        accept = compileSearchGlob(input.glob, { nameAtAnyDepth: true, root: root.path });
+      } catch (error) {
+        return new ToolExecutionError('invalid_arguments', `The glob ${JSON.stringify(input.glob)} is not valid: ${error instanceof Error ? error.message : String(error)}.`);
+      }
+    }
     const list = session.spill?.openWriter(call.callId);
     try {
       const kind = (await session.filesystem.stat(root.path)).kind;

@@ -1,4 +1,5 @@
 import { loadRe2, type Re2Regex } from './load-re2.js';
+import { loadRustRegex, type RustRegex } from './load-rust-regex.js';
 
 /**
  * What a worker needs to rebuild a `LineMatcher`: plain data, so it crosses `postMessage`.
@@ -11,6 +12,11 @@ export interface LineMatcherSpec {
   readonly exact: readonly string[] | undefined;
   /** Every match contains one of these (prefilter). */
   readonly required: readonly string[] | undefined;
+  /**
+   * The pattern as written, when `source` only approximates it (a superset of the lines): each
+   * line RE2 finds is then checked with Rust's engine (`translateSearchPattern`'s `needsRustCheck`).
+   */
+  readonly rust?: string | undefined;
 }
 
 /**
@@ -36,19 +42,22 @@ export class LineMatcher {
   readonly #single: Re2Regex;
   readonly #exact: readonly Buffer[] | undefined;
   readonly #required: readonly Buffer[] | undefined;
+  readonly #rust: RustRegex | undefined;
 
-  private constructor(spec: LineMatcherSpec, global: Re2Regex, single: Re2Regex) {
+  private constructor(spec: LineMatcherSpec, global: Re2Regex, single: Re2Regex, rust: RustRegex | undefined) {
     this.spec = spec;
     this.#global = global;
     this.#single = single;
+    this.#rust = rust;
     this.#exact = spec.exact?.map((text) => Buffer.from(text, 'utf8'));
     this.#required = spec.required?.map((text) => Buffer.from(text, 'utf8'));
   }
 
-  /** Compiles `spec` with RE2; throws RE2's error for an invalid pattern. */
+  /** Compiles `spec` with RE2 (and Rust's engine if needed); throws the engine's error for an invalid pattern. */
   static compile(spec: LineMatcherSpec): LineMatcher {
     const RE2 = loadRe2();
-    return new LineMatcher(spec, new RE2(spec.source, 'gm'), new RE2(spec.source, 'm'));
+    const rust = spec.rust === undefined ? undefined : new (loadRustRegex())(spec.rust);
+    return new LineMatcher(spec, new RE2(spec.source, 'gm'), new RE2(spec.source, 'm'), rust);
   }
 
   /** Visits the matching lines of `region`; `false` when the visitor stopped early. */
@@ -66,7 +75,12 @@ export class LineMatcher {
 
   /** Whether one line (no `\n` in it) matches. */
   matchesLine(line: Buffer): boolean {
-    return this.#single.test(line);
+    return this.#single.test(line) && this.#confirmed(line, 0, line.length);
+  }
+
+  /** Rust's verdict on a line RE2 found, when RE2's source is only a superset. */
+  #confirmed(region: Buffer, start: number, end: number): boolean {
+    return this.#rust === undefined || this.#rust.isMatch(region.toString('utf8', start, end));
   }
 
   #searchRegex(region: Buffer, from: number, visit: MatchingLineVisitor): boolean {
@@ -83,7 +97,7 @@ export class LineMatcher {
       const start = lineStart(region, index);
       const end = lineEnd(region, index);
       if (index + match[0].length > end) return this.#searchLines(region, start, visit);
-      if (!visit(start, end)) return false;
+      if (this.#confirmed(region, start, end) && !visit(start, end)) return false;
       position = end + 1;
     }
     return true;
@@ -93,7 +107,7 @@ export class LineMatcher {
     let start = from;
     while (start < region.length) {
       const end = lineEnd(region, start);
-      if (this.#single.test(region.subarray(start, end)) && !visit(start, end)) return false;
+      if (this.#single.test(region.subarray(start, end)) && this.#confirmed(region, start, end) && !visit(start, end)) return false;
       start = end + 1;
     }
     return true;

@@ -17,7 +17,7 @@ export type RegionOutcome = 'searched' | 'binary' | 'long-line';
  * NUL test applying to the transcoded text, so such a file is text, not binary.
  */
 export class RegionAssembler {
-  readonly #scan: (region: Buffer) => boolean;
+  readonly #scan: (region: Buffer, last: boolean) => boolean;
   #sniffed = false;
   #decoder: TextDecoder | undefined;
   #carry: Buffer | undefined;
@@ -25,7 +25,8 @@ export class RegionAssembler {
   #outcome: RegionOutcome = 'searched';
   #finished = false;
 
-  constructor(scan: (region: Buffer) => boolean) {
+  /** `scan` is told when a region is the file's last (content mode then counts no line ends after the last match). */
+  constructor(scan: (region: Buffer, last: boolean) => boolean) {
     this.#scan = scan;
   }
 
@@ -41,7 +42,7 @@ export class RegionAssembler {
     if (nul >= 0) {
       if (this.#seen + nul < BINARY_PROBE_BYTES) return this.#end('binary');
       this.#seen += nul;
-      this.#emit(this.#joined(chunk.subarray(0, nul)));
+      this.#emit(this.#joined(chunk.subarray(0, nul)), true);
       return this.#end('searched');
     }
     this.#seen += chunk.length;
@@ -67,7 +68,7 @@ export class RegionAssembler {
       this.#end('binary');
       return;
     }
-    this.#emit(nul >= 0 ? bytes.subarray(0, nul) : bytes);
+    this.#emit(nul >= 0 ? bytes.subarray(0, nul) : bytes, true);
     this.#end('searched');
   }
 
@@ -77,7 +78,7 @@ export class RegionAssembler {
     const rest = this.#decoder === undefined ? undefined : Buffer.from(this.#decoder.decode(), 'utf8');
     const carry = rest === undefined || rest.length === 0 ? this.#carry : this.#joined(rest);
     this.#carry = undefined;
-    if (carry !== undefined) this.#emit(carry);
+    if (carry !== undefined) this.#emit(carry, true);
     this.#end('searched');
   }
 
@@ -101,8 +102,8 @@ export class RegionAssembler {
     return carry === undefined ? chunk : Buffer.concat([carry, chunk]);
   }
 
-  #emit(region: Buffer): boolean {
-    return region.length === 0 ? true : this.#scan(region);
+  #emit(region: Buffer, last = false): boolean {
+    return region.length === 0 ? true : this.#scan(region, last);
   }
 
   #end(outcome: RegionOutcome): false {

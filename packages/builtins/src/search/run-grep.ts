@@ -72,7 +72,7 @@ async function runOnThisThread(run: GrepRun): Promise<GrepTally> {
       listChunkChars: LIST_CHUNK_CHARS,
       onListText: (text) => collector.addListText(current, text, -1),
     });
-    const outcome = await scanFileThroughBackend(run.session.filesystem, file.path, (region) => scan.region(region), run.signal);
+    const outcome = await scanFileThroughBackend(run.session.filesystem, file.path, (region, last) => scan.region(region, last), run.signal, run.mode === 'files_with_matches');
     const result = scan.finish();
     collector.addResult(current, {
       count: outcome === 'searched' ? result.count : 0,
@@ -140,7 +140,11 @@ async function runWithWorkers(run: GrepRun, pool: SearchWorkerPool): Promise<Gre
       case 'progress': {
         const seqs = batchSeqs.get(message.batch) ?? [];
         const reported = new Map(message.results.map((result) => [result.seq, result]));
-        for (const seq of seqs.splice(0, message.processed)) collector.addResult(seq, reported.get(seq) ?? NO_MATCH);
+        for (const seq of seqs.splice(0, message.processed)) {
+          const result = reported.get(seq);
+          if (result?.list !== undefined) collector.addListText(seq, result.list, slot);
+          collector.addResult(seq, result ?? NO_MATCH);
+        }
         return;
       }
       case 'batch':

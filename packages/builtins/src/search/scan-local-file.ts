@@ -5,7 +5,7 @@
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
 import type { FileOutcome } from './file-outcome.js';
 import { LongLineProbe, RegionAssembler } from './region-assembler.js';
-import { MAX_SEARCH_LINE_BYTES } from './search-limits.js';
+import { BINARY_PROBE_BYTES, MAX_SEARCH_LINE_BYTES } from './search-limits.js';
 
 /** Files up to this size are read whole and searched as one region. */
 const WHOLE_FILE_BYTES = 16 * 1024 * 1024;
@@ -65,8 +65,11 @@ function readWhole(descriptor: number, size: number): Buffer {
 /**
  * Reads the regular file at `path` and hands its regions to `scan` (§7.6): small files whole,
  * large ones in chunks (after a probe for a line over 64 MiB when the file is larger than that).
+ * With `stopsEarly` (files_with_matches, whose answer is known at the first match) a file larger
+ * than the 64 KiB binary probe is read in chunks from the start, so the rest of it is never read
+ * once `scan` has said it wants no more.
  */
-export function scanLocalFile(path: string, scan: (region: Buffer) => boolean): FileOutcome {
+export function scanLocalFile(path: string, scan: (region: Buffer, last: boolean) => boolean, stopsEarly = false): FileOutcome {
   let descriptor: number;
   try {
     descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
@@ -77,7 +80,7 @@ export function scanLocalFile(path: string, scan: (region: Buffer) => boolean): 
     const stats = fstatSync(descriptor);
     if (!stats.isFile() || !isTheCheckedFile(descriptor, path)) return 'unreadable';
     const assembler = new RegionAssembler(scan);
-    if (stats.size <= WHOLE_FILE_BYTES) {
+    if (stats.size <= WHOLE_FILE_BYTES && !(stopsEarly && stats.size > BINARY_PROBE_BYTES)) {
       assembler.pushWhole(readWhole(descriptor, stats.size));
       return assembler.outcome;
     }
@@ -92,7 +95,9 @@ export function scanLocalFile(path: string, scan: (region: Buffer) => boolean): 
       if (probe.found) return 'long-line';
     }
     for (let position = 0; ; ) {
-      const read = readFully(descriptor, chunk, 0, chunk.length, position);
+      // Early stop: the first chunk is the binary probe; the next ones grow (fewer reads when no line matches).
+      const length = stopsEarly ? Math.min(chunk.length, Math.max(BINARY_PROBE_BYTES, position)) : chunk.length;
+      const read = readFully(descriptor, chunk, 0, length, position);
       if (read === 0) break;
       position += read;
       if (!assembler.push(chunk.subarray(0, read))) return assembler.outcome;

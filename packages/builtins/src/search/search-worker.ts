@@ -54,6 +54,8 @@ class BatchReport {
   readonly #batch: number;
   #processed = 0;
   #results: WorkerFileResult[] = [];
+  /** Full-list characters carried by the results not reported yet. */
+  listChars = 0;
 
   constructor(searchId: number, batch: number) {
     this.#searchId = searchId;
@@ -70,11 +72,22 @@ class BatchReport {
     post({ type: 'progress', searchId: this.#searchId, batch: this.#batch, processed: this.#processed, results: this.#results });
     this.#processed = 0;
     this.#results = [];
+    this.listChars = 0;
   }
 }
 
 function searchFile(searchId: number, search: Search, file: WorkerFile, report: BatchReport): WorkerFileResult | undefined {
   let listed = false;
+  // The last piece of the list is held back: if it is the only one, it travels with the result.
+  let held: string | undefined;
+  const postList = (text: string) => {
+    // Earlier files first, so the collector can take this file's list as it comes.
+    if (!listed) report.flush();
+    listed = true;
+    Atomics.add(search.control, CONTROL_PENDING + search.slot, text.length);
+    post({ type: 'list', searchId, seq: file.seq, text });
+    waitForRoom(search);
+  };
   const scan = new FileScan({
     mode: search.mode,
     matcher: search.matcher,
@@ -83,19 +96,23 @@ function searchFile(searchId: number, search: Search, file: WorkerFile, report: 
     listPrefix: file.listPrefix,
     listChunkChars: LIST_CHUNK_CHARS,
     onListText: (text) => {
-      // Earlier files first, so the collector can take this file's list as it comes.
-      if (!listed) report.flush();
-      listed = true;
-      Atomics.add(search.control, CONTROL_PENDING + search.slot, text.length);
-      post({ type: 'list', searchId, seq: file.seq, text });
-      waitForRoom(search);
+      if (held !== undefined) postList(held);
+      held = text;
     },
   });
-  const outcome = scanLocalFile(file.path, (region) => scan.region(region));
+  const outcome = scanLocalFile(file.path, (region, last) => scan.region(region, last), search.mode === 'files_with_matches');
   const result = scan.finish();
   const count = outcome === 'searched' ? result.count : 0;
-  if (count === 0 && !result.stopped) return undefined;
-  return { seq: file.seq, count, shown: outcome === 'searched' ? result.shown : [], outcome, stopped: result.stopped };
+  let list: string | undefined;
+  if (held !== undefined && listed) postList(held);
+  else if (held !== undefined) {
+    list = held;
+    Atomics.add(search.control, CONTROL_PENDING + search.slot, list.length);
+    report.listChars += list.length;
+  }
+  if (count === 0 && !result.stopped && list === undefined) return undefined;
+  const shown = outcome === 'searched' ? result.shown : [];
+  return { seq: file.seq, count, shown, outcome, stopped: result.stopped, ...(list === undefined ? {} : { list }) };
 }
 
 function handle(message: ToSearchWorker): void {
@@ -122,6 +139,11 @@ function handle(message: ToSearchWorker): void {
           // §7.6: the limit and cancellation are checked per file; files not started are not reported.
           if (stopRequested(search)) break;
           report.add(searchFile(message.searchId, search, file, report));
+          // Lists carried by results count against the backpressure budget like list messages.
+          if (report.listChars >= LIST_CHUNK_CHARS) {
+            report.flush();
+            waitForRoom(search);
+          }
         }
       }
       report.flush();

@@ -6,6 +6,11 @@ export interface TranslatedPattern {
   /** RE2 syntax; compile it multi-line (`^`/`$` at line ends). */
   readonly source: string;
   readonly tree: PatternNode;
+  /**
+   * RE2 cannot say it exactly (Unicode `\b`/`\B`, or `\W`/`\S` inside a class): `source` then
+   * matches a superset of the lines, and each line it finds is checked with Rust's own engine.
+   */
+  readonly needsRustCheck: boolean;
 }
 
 /** Why a pattern cannot be used, in words the model can act on. */
@@ -76,6 +81,9 @@ export function translateSearchPattern(pattern: string): TranslatedPattern | Ref
 class PatternTranslator {
   readonly #pattern: string;
   #index = 0;
+  #needsRustCheck = false;
+  /** Inside a negated class (nested ones are flattened into it). */
+  #inNegatedClass = false;
 
   constructor(pattern: string) {
     this.#pattern = pattern;
@@ -85,7 +93,7 @@ class PatternTranslator {
     const flags: Flags = { caseInsensitive: false, unicode: true, verbose: false };
     const { source, node } = this.#alternation(flags, 0);
     if (this.#index < this.#pattern.length) refuse(`unopened group: the ")" at offset ${this.#index} closes nothing. Escape it as \\) to match a parenthesis.`);
-    return { ok: true, source, tree: node };
+    return { ok: true, source, tree: node, needsRustCheck: this.#needsRustCheck };
   }
 
   #peek(offset = 0): string {
@@ -171,6 +179,10 @@ class PatternTranslator {
         source += escape.source;
         sequence.push(escape.node);
         continue;
+      }
+      if (character === '\n') {
+        // ripgrep refuses it too ("the literal '\n' is not allowed in a regex"): no line holds one.
+        refuse(`it holds a line break (at offset ${this.#index}), which can never match: grep matches one line at a time, and a line does not contain its line end. Search for one line of it at a time, or join the parts with .* if they are on one line.`);
       }
       const taken = this.#take();
       if (taken === '.') {
@@ -319,8 +331,9 @@ class PatternTranslator {
         return { source: flags.unicode ? `[^${UNICODE_SPACE}]` : '\\S', node: { kind: 'class' } };
       case 'b':
         if (this.#peek() === '{') refuse(`"\\b{…}" at offset ${start} is not supported; use \\b. ${PATTERN_SYNTAX_HINT}`);
-        return { source: '\\b', node: { kind: 'assertion' } };
+        return this.#wordBoundary('\\b', flags);
       case 'B':
+        return this.#wordBoundary('\\B', flags);
       case 'A':
       case 'z':
         return { source: `\\${letter}`, node: { kind: 'assertion' } };
@@ -361,6 +374,17 @@ class PatternTranslator {
       return { source: letter === ' ' ? ' ' : `\\${letter}`, node: { kind: 'char', text: letter, caseInsensitive: flags.caseInsensitive } };
     }
     refuse(`unknown escape "\\${letter}" at offset ${start}. ${PATTERN_SYNTAX_HINT}`);
+  }
+
+  /**
+   * RE2's `\b` and `\B` know only ASCII word characters; Rust's are Unicode-aware unless `(?-u)`
+   * (`１２３foo` has no boundary before `foo`). In Unicode mode the assertion is left out of the
+   * RE2 source (a superset: an assertion only removes matches) and the line is checked by Rust.
+   */
+  #wordBoundary(assertion: string, flags: Flags): { source: string; node: PatternNode } {
+    if (!flags.unicode) return { source: assertion, node: { kind: 'assertion' } };
+    this.#needsRustCheck = true;
+    return { source: '(?:)', node: { kind: 'assertion' } };
   }
 
   /** `\xHH`, `\x{…}`, `\uHHHH`, `\u{…}`, `\UHHHHHHHH`, `\U{…}`: the character it names. */
@@ -419,7 +443,9 @@ class PatternTranslator {
    */
   #class(flags: Flags): string {
     const start = this.#index;
+    this.#inNegatedClass = this.#pattern.charAt(start + 1) === '^';
     const { negated, items } = this.#classBody(flags, start);
+    this.#inNegatedClass = false;
     return negated ? `[^${items}\\n]` : `[${items}]`;
   }
 
@@ -489,9 +515,14 @@ class PatternTranslator {
       case 's':
         return flags.unicode ? UNICODE_SPACE : '\\s';
       case 'D':
+        return flags.unicode ? '\\P{Nd}' : '\\D';
       case 'W':
       case 'S':
-        return `\\${letter}`;
+        if (!flags.unicode) return `\\${letter}`;
+        // RE2 has no Unicode \W or \S item for a class. Its ASCII one is a superset of Rust's in a
+        // class and, left out, the negated class is a superset: Rust checks each line found.
+        this.#needsRustCheck = true;
+        return this.#inNegatedClass ? '' : `\\${letter}`;
       case 'p':
       case 'P':
         return this.#property(letter === 'P', start, true).source;

@@ -3,6 +3,9 @@ import { openSpillFile, removeSpillFile } from './open-spill-file.js';
 import type { SpillLocation } from './spill-location.js';
 import { utf8PrefixLength } from './utf8-prefix.js';
 
+/** Once the file exists, what is buffered is written when it passes this many bytes. */
+const STREAM_WRITE_BYTES = 64 * 1024;
+
 /** What a finished `SpillWriter` amounts to. */
 export type SpillOutcome =
   | {
@@ -20,8 +23,9 @@ export type SpillOutcome =
 
 /**
  * A full list streamed to a spill file (§8.2, grep and glob): text is buffered in memory up to
- * `bufferBytes` (256 KiB), then the file is created and everything goes to disk as it comes, so
- * memory stays bounded however long the list. Bytes past `maxBytes` (64 MiB) are only counted.
+ * `bufferBytes` (256 KiB), then the file is created and the rest goes to disk in writes of up to
+ * 64 KiB (one write per list entry cost glob `**\/*` 0.17 ms a file, issue 25), so memory stays
+ * bounded by `bufferBytes` however long the list. Bytes past `maxBytes` (64 MiB) are only counted.
  * Call `finish()` when the result omitted something (the file is kept) or `discard()` when it
  * did not (no file is left, §8.2 "没有省略时不留文件"). A failure deletes the partial file and
  * `finish()` reports `saved: false`. Await each `write` before the next.
@@ -64,7 +68,7 @@ export class SpillWriter {
       this.#truncated = true;
       return;
     }
-    let bytes = new TextEncoder().encode(text);
+    let bytes: Uint8Array = Buffer.from(text, 'utf8');
     if (bytes.length > room) {
       bytes = bytes.subarray(0, utf8PrefixLength(bytes, room));
       this.#truncated = true;
@@ -72,7 +76,8 @@ export class SpillWriter {
     this.#acceptedBytes += bytes.length;
     this.#buffer.push(bytes);
     this.#bufferedBytes += bytes.length;
-    if (this.#handle !== undefined || this.#bufferedBytes > this.#bufferBytes) await this.#flush();
+    const threshold = this.#handle === undefined ? this.#bufferBytes : Math.min(this.#bufferBytes, STREAM_WRITE_BYTES);
+    if (this.#bufferedBytes > threshold) await this.#flush();
   }
 
   /** Saves what was written and closes the file; the outcome says where, or why nothing was saved. */
@@ -110,7 +115,7 @@ export class SpillWriter {
       const chunks = this.#buffer;
       this.#buffer = [];
       this.#bufferedBytes = 0;
-      for (const chunk of chunks) await writeFully(this.#handle, chunk);
+      if (chunks.length > 0) await writeFully(this.#handle, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     } catch (error) {
       this.#fail(error);
     }
