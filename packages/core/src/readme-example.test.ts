@@ -8,7 +8,7 @@ const packageDirectory = join(dirname(fileURLToPath(import.meta.url)), '..');
 describe('README', () => {
   it('the example runs against the public entry point and prints what it claims', async () => {
     const printed = await runReadmeExample(packageDirectory);
-    expect(printed[0]).toMatch(/^read write edit( grep)?( glob)? list( bash)? conversation_history$/);
+    expect(printed[0]).toMatch(/^read write edit( grep)?( glob)? list( bash( bash_output bash_kill)?)? conversation_history$/);
     expect(printed.slice(1)).toEqual([
       'read: succeeded',
       'edit: succeeded',

@@ -35,11 +35,7 @@ export async function runInBackground(session: ToolSessionContext, start: Backgr
       `Nothing was started: this session already runs ${MAX_RUNNING_TASKS} background tasks, the most it may: ${names}. Stop one with bash_kill {"taskId": …} (or wait until one ends: bash_output shows its state), then start this one again.`,
     );
   }
-  const started = await startBackgroundBash(session, task, { command: start.command, callId: id, policy: start.policy, cwd: start.cwd, environment: start.environment });
-  if (started.kind === 'unavailable') {
-    task.fail(`the kernel sandbox is unavailable (${started.reason})`);
-    return new ToolExecutionError('sandbox_unavailable', `bash cannot run commands here: the kernel sandbox is unavailable (${started.reason}). Nothing was run.`);
-  }
+  startBackgroundBash(session, task, { command: start.command, callId: `background-${id}`, policy: start.policy, cwd: start.cwd, environment: start.environment });
   await task.waitForEnd(start.yieldMs);
   return renderTaskRead(task, await task.read());
 }
