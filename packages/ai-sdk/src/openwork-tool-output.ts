@@ -3,7 +3,7 @@ import type { ToolResult } from '@openwork/tools-contract';
 /**
  * What a tool's `execute` returns to the AI SDK: the full result for the host and its UI
  * (`step.toolResults`, `useChat` parts), artifacts included. The model never sees this object:
- * `toModelOutput` gives it `text` only (§8.1).
+ * `toModelOutput` gives it the text and images only (§8.1).
  */
 export interface OpenworkToolOutput {
   /** The id core stored the call under; names its spill file and its file change (undo by it). */

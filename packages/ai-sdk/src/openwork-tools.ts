@@ -17,7 +17,7 @@ export type OpenworkTool = Tool<unknown, OpenworkToolOutput>;
  * - `execute` runs the call through the session under the SDK's abort signal. The SDK calls it
  *   for such a call only after the user approved it, so it approves exactly that call: its grants
  *   widen that one call's policy (§3.3), the next call runs under the session's policy again.
- * - `toModelOutput` is the result's text only; artifacts stay with the host (§8.1).
+ * - `toModelOutput` is the result's text, and its images as `image-data` parts; artifacts stay with the host (§8.1).
  * - A failure is a result the model reads; only cancellation throws (the signal's reason), as the
  *   SDK expects of an aborted call.
  */

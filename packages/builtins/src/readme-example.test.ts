@@ -46,6 +46,22 @@ describe('README', () => {
     expect(logged[3]).toBe('... (572511 bytes omitted. Full output saved at ~/.openwork/spill/session-1/call_3.txt — use read with offset/limit, or grep, to look at it.)');
     expect(logged).toHaveLength(4);
   });
+
+  it('the images, directories and notebooks example runs and prints what it claims', async () => {
+    const readme = await readFile(join(packageDirectory, 'README.md'), 'utf8');
+    const example = /### read: images, directories and notebooks \(issue 27\)\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const logged = await runExample(example ?? '');
+    expect(logged[0]).toBe('dot.png\nnotes.md');
+    expect(logged[1]).toMatch(/^image\/png 2×1, \d+ bytes$/);
+    expect(logged[2]).toMatch(/^image\/png \d+$/);
+    expect(logged[3]).toBe(
+      '4\t[cell 2 · code]\n5\tprint(6 * 7)\n6\t[output · stdout]\n7\t42\n8\t\n\n[showing lines 4-8 of 12. Continue with offset=9]\n[notebook shown rendered; edit and write change its JSON text: grep -n the .ipynb to see the raw lines]',
+    );
+    expect(logged[4]).toBe('1');
+    expect(logged[5]).toMatch(/^docs\/cut\.png starts like a PNG image but is not a valid one: its IDAT chunk runs past the end of the file \(the file is truncated\)\. read shows whole, valid images only; /);
+    expect(logged).toHaveLength(6);
+  });
 });
 
 /** Runs a README example against this package's sources, from a folder inside the package, and returns what it logged. */

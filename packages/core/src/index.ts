@@ -20,7 +20,7 @@ export type { ApprovalCard, ApprovalContext, ApprovalDanger, ApprovalDecision, A
 export type { LanguageModel, LanguageModelRequest, LanguageModelStreamPart } from './model/language-model.js';
 export type { ModelAssistantMessage, ModelMessage, ModelToolCall, ModelToolMessage, ModelUserMessage } from './model/model-message.js';
 export { toModelMessages } from './model/to-model-messages.js';
-export { measureConversation, type ConversationSize } from './model/measure-conversation.js';
+export { IMAGE_ESTIMATED_BYTES, measureConversation, type ConversationSize } from './model/measure-conversation.js';
 export { DEFAULT_MAX_STEPS, type TurnOptions } from './turn/turn-options.js';
 export type { TurnOutcome, TurnStatus } from './turn/turn-outcome.js';
 
@@ -49,12 +49,14 @@ export {
 export {
   projectOpenAIResponsesRequest,
   type OpenAIResponsesInputItem,
+  type OpenAIResponsesOutputContent,
   type OpenAIResponsesRequest,
   type OpenAIResponsesTool,
 } from './providers/openai-responses-projection.js';
 export {
   projectAnthropicMessagesRequest,
   type AnthropicContentBlock,
+  type AnthropicImageBlock,
   type AnthropicMessage,
   type AnthropicMessagesRequest,
   type AnthropicTool,

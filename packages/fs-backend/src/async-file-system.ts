@@ -74,9 +74,9 @@ export interface AsyncFileSystem {
   realpath(path: string): Promise<string>;
   /** One level, in no particular order. */
   readdir(path: string, options?: ReadDirectoryOptions): Promise<DirectoryEntry[]>;
-  /** Creates the directory and missing parents; an existing directory is fine. */
+  /** Creates the directory and missing parents; an existing directory is fine. `NodeFileSystem`: a canonical path, never through a link (§3.7). */
   mkdirp(path: string): Promise<void>;
-  /** Removes a file or a symlink itself (never its target). */
+  /** Removes a file or a symlink itself (never its target). `NodeFileSystem`: a canonical path, never through a link (§3.7). */
   unlink(path: string): Promise<void>;
   /** The whole content of a regular file, refused above `maxBytes`. */
   readFile(path: string, options?: ReadFileOptions): Promise<Uint8Array>;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, type Stats } from 'node:fs';
-import { lstat, mkdir, readdir, realpath, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, readdir, realpath, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type {
   AsyncFileSystem,
   AtomicWriteOptions,
@@ -11,6 +11,7 @@ import type {
   ReadFileOptions,
   ReadLinesOptions,
 } from './async-file-system.js';
+import { openCheckedFolder } from './checked-folder.js';
 import type { DirectoryEntry } from './directory-entry.js';
 import type { LinesSummary } from './file-line.js';
 import type { FileKind, FileStat } from './file-stat.js';
@@ -136,21 +137,31 @@ export class NodeFileSystem implements AsyncFileSystem {
     }
   }
 
+  /**
+   * Architecture §3.7 "Races": each missing folder is made inside the folder opened just before
+   * it, never through a link (`CheckedFolder`), so a folder on the way swapped for a link cannot
+   * make this create folders elsewhere. `path` must be canonical: a link on the way is refused.
+   */
   async mkdirp(path: string): Promise<void> {
     requireAbsolutePath(path, 'create directory');
-    try {
-      await mkdir(path, { recursive: true });
-    } catch (error) {
-      throw toFileSystemError(error, 'create directory', path);
-    }
+    const folder = await openCheckedFolder(path, { operation: 'create directory', path }, true);
+    await folder.close();
   }
 
+  /** The entry is removed from its folder as held without following links (§3.7), so a link swapped in on the way cannot redirect it. */
   async unlink(path: string): Promise<void> {
     requireAbsolutePath(path, 'delete');
+    const name = basename(path);
+    if (path.endsWith('/') || name === '' || name === '.' || name === '..') {
+      throw new FileSystemError({ code: 'invalid_path', path, message: `Cannot delete ${path}: the path does not name a file.` });
+    }
+    const folder = await openCheckedFolder(dirname(path), { operation: 'delete', path });
     try {
-      await unlink(path);
+      await unlink(folder.pathOf(name));
     } catch (error) {
       throw toFileSystemError(error, 'delete', path);
+    } finally {
+      await folder.close();
     }
   }
 

@@ -1,6 +1,7 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { matchAtomicTempFileName } from './atomic-temp-file-name.js';
+import type { CheckedFolder } from './checked-folder.js';
 import { inFlightTempFiles } from './in-flight-temp-files.js';
 
 /** A temp file this old is a leftover even if its pid is alive again (pid reuse, another host on a shared disk). */
@@ -19,12 +20,12 @@ function isProcessAlive(pid: number): boolean {
  * Deletes what crashed writers left next to `targetName`: only names of our temp pattern for that
  * target, only regular files last modified before this attempt started, and only when the writer
  * is gone (its pid no longer exists, or it is this process but not writing it now) or the file is
- * older than 15 minutes. Best effort: a failure here never fails the write.
+ * older than 15 minutes. Everything is named inside the held `folder`. Best effort: a failure here never fails the write.
  */
-export async function removeLeftoverTempFiles(directory: string, targetName: string, attemptStartedMs: number): Promise<number> {
+export async function removeLeftoverTempFiles(folder: CheckedFolder, targetName: string, attemptStartedMs: number): Promise<number> {
   let names: string[];
   try {
-    names = await readdir(directory);
+    names = await readdir(folder.ownPath);
   } catch {
     return 0;
   }
@@ -33,8 +34,9 @@ export async function removeLeftoverTempFiles(directory: string, targetName: str
   for (const name of names) {
     const pid = matchAtomicTempFileName(name, targetName);
     if (pid === undefined) continue;
-    const path = join(directory, name);
-    if (inFlight.has(path)) continue;
+    if (inFlight.has(join(folder.path, name))) continue;
+    // Named through the held folder (architecture §3.7): never a file of a folder swapped in meanwhile.
+    const path = folder.pathOf(name);
     try {
       const stats = await lstat(path);
       if (!stats.isFile() || stats.mtimeMs > attemptStartedMs) continue;

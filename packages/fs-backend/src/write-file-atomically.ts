@@ -1,13 +1,14 @@
 import { constants, type BigIntStats, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { AtomicWriteOptions, AtomicWriteResult } from './async-file-system.js';
 import { atomicTempFileName } from './atomic-temp-file-name.js';
-import { confirmCheckedFolder, isSameFile } from './confirm-checked-folder.js';
+import { openCheckedFolder, type CheckedFolder } from './checked-folder.js';
 import { FileSystemError } from './file-system-error.js';
 import { hashOpenFile } from './hash-open-file.js';
 import { inFlightTempFiles } from './in-flight-temp-files.js';
+import { isSameFile, isSameInode } from './is-same-file.js';
 import { openRegularFile } from './open-regular-file.js';
 import { removeLeftoverTempFiles } from './remove-leftover-temp-files.js';
 import { StaleContentError } from './stale-content-error.js';
@@ -15,77 +16,169 @@ import { throwIfAborted } from './throw-if-aborted.js';
 import { toFileSystemError } from './to-file-system-error.js';
 
 const operation = 'write';
+/** The temp file: created here and now, never through a link at its name (architecture §3.7). */
+const tempFileFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
-/** What is at the target right now, for compare-before-rename. `hash` is null for anything but a regular file. */
-async function currentContent(
-  path: string,
-  chunkBytes: number,
-  signal: AbortSignal | undefined,
-): Promise<{ readonly exists: boolean; readonly hash: string | null }> {
-  let file;
-  try {
-    // O_NOFOLLOW: a file swapped for a symlink after the check never matches (peers.md "Paths").
-    file = await openRegularFile(path, operation, true);
-  } catch (error) {
-    if (FileSystemError.isInstance(error)) {
-      if (error.code === 'not_found') return { exists: false, hash: null };
-      if (error.code === 'symlink_loop' || error.code === 'is_a_directory' || error.code === 'not_a_regular_file') {
-        return { exists: true, hash: null };
-      }
-    }
-    throw error;
-  }
-  try {
-    return { exists: true, hash: await hashOpenFile(file.handle, chunkBytes, { signal, operation, path }) };
-  } finally {
-    await file.handle.close();
-  }
+/** One write in progress: the target, where it is held, and what it writes. */
+interface WriteJob {
+  readonly path: string;
+  readonly name: string;
+  readonly folder: CheckedFolder;
+  readonly bytes: Uint8Array;
+  readonly options: AtomicWriteOptions;
+  readonly chunkBytes: number;
 }
 
-/** fsync the directory so the rename itself survives a power loss; not every platform allows it. */
-async function syncDirectory(directory: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(directory, constants.O_RDONLY | constants.O_DIRECTORY);
-    await handle.sync();
-  } catch {
-    // EINVAL/EISDIR/EPERM on platforms or file systems without directory fsync.
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-}
-
-/**
- * ENOENT from creating the temp file can only mean the directory is missing: say so, instead of
- * the generic "it does not exist", which reads as nonsense for a file that is being created.
- */
-function missingDirectoryOr(error: unknown, path: string, directory: string): unknown {
-  if ((error as { code?: unknown } | null)?.code !== 'ENOENT') return error;
+function refuse(path: string, why: string, outcome = 'nothing was written'): FileSystemError {
   return new FileSystemError({
-    code: 'not_found',
+    code: 'invalid_path',
     path,
-    errno: 'ENOENT',
-    message: `Cannot write ${path}: its directory ${directory} does not exist; create it first (mkdirp), then write again.`,
-    cause: error,
+    message: `Cannot write ${path}: ${why}; ${outcome}. Resolve the path again (a canonical path, without symbolic links) and retry.`,
   });
 }
 
+/** Step 1: hold the checked folder (a missing one is named as such: create it first). */
+async function holdFolder(path: string): Promise<CheckedFolder> {
+  const directory = dirname(path);
+  try {
+    return await openCheckedFolder(directory, { operation, path });
+  } catch (error) {
+    if (!FileSystemError.isInstance(error) || error.errno !== 'ENOENT') throw error;
+    throw new FileSystemError({
+      code: 'not_found',
+      path,
+      errno: 'ENOENT',
+      message: `Cannot write ${path}: its directory ${directory} does not exist; create it first (mkdirp), then write again.`,
+      cause: error,
+    });
+  }
+}
+
+/** Step 2: what is at the target now (never following a link there); a directory is refused. */
+async function existingTarget(job: WriteJob): Promise<Stats | null> {
+  let existing: Stats;
+  try {
+    existing = await lstat(job.folder.pathOf(job.name));
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return null;
+    throw toFileSystemError(error, operation, job.path);
+  }
+  if (existing.isDirectory()) {
+    throw new FileSystemError({ code: 'is_a_directory', path: job.path, errno: 'EISDIR', message: `Cannot write ${job.path}: it is a directory.` });
+  }
+  return existing;
+}
+
+/** Step 3: the content in a fresh temp file, owner and mode as the file it replaces, fsynced. */
+async function writeTempFile(job: WriteJob, tempName: string, existing: Stats | null, onCreated: () => void): Promise<BigIntStats> {
+  const handle = await open(job.folder.pathOf(tempName), tempFileFlags, job.options.mode ?? 0o666).catch((error: unknown) => {
+    throw toFileSystemError(error, operation, job.path);
+  });
+  onCreated();
+  try {
+    const temp = await handle.stat();
+    if (existing?.isFile() === true && (temp.uid !== existing.uid || temp.gid !== existing.gid)) {
+      // Keep the owner when allowed (root); otherwise the new file is ours, like any editor's save.
+      await handle.chown(existing.uid, existing.gid).catch(() => undefined);
+    }
+    // Exact bits, not masked by the umask (open's mode is); after chown, which may clear set-id bits.
+    const preservedMode = job.options.mode ?? (existing?.isFile() === true ? existing.mode & 0o7777 : undefined);
+    if (preservedMode !== undefined) await handle.chmod(preservedMode);
+    await handle.writeFile(job.bytes);
+    await handle.sync();
+    return await handle.stat({ bigint: true });
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Step 4, compare-before-rename (§7.3): the target still has the expected content. O_NOFOLLOW: a link never matches. */
+async function compareTarget(job: WriteJob): Promise<void> {
+  const { expectedHash, signal } = job.options;
+  if (expectedHash === undefined) return;
+  let hash: string | null = null;
+  let exists = true;
+  let file;
+  try {
+    file = await openRegularFile(job.folder.pathOf(job.name), operation, true, job.path);
+  } catch (error) {
+    const code = FileSystemError.isInstance(error) ? error.code : undefined;
+    if (code === 'not_found') exists = false;
+    else if (code !== 'symlink_loop' && code !== 'is_a_directory' && code !== 'not_a_regular_file') throw error;
+  }
+  if (file !== undefined) {
+    try {
+      hash = await hashOpenFile(file.handle, job.chunkBytes, { signal, operation, path: job.path });
+    } finally {
+      await file.handle.close();
+    }
+  }
+  const matches = expectedHash === null ? !exists : hash === expectedHash.toLowerCase();
+  if (!matches) throw new StaleContentError(job.path, expectedHash === null ? null : expectedHash.toLowerCase(), hash);
+}
+
+/** Step 5, just before the rename: the path still leads to the held folder, and the temp file is still the one written. */
+async function confirmBeforeRename(job: WriteJob, tempName: string, created: BigIntStats): Promise<void> {
+  const moved = await job.folder.whyMoved();
+  if (moved !== undefined) throw refuse(job.path, moved);
+  if (!isSameFile(await lstat(job.folder.pathOf(tempName), { bigint: true }).catch(() => undefined), created)) {
+    throw refuse(job.path, `the temporary file ${join(job.folder.path, tempName)} was replaced while the content was being written`);
+  }
+}
+
 /**
- * §6.2, §7.2, §7.3: write a temp file in the target's (already checked) directory with `wx`,
- * fsync it, compare the target's current content with the expected hash, then `rename` within the
- * directory, so readers see the old or the new content and never a mix, even if this process is
- * killed. The rename replaces a symlink at the target rather than writing through it. The temp
- * file is deleted on every failure; temp files of crashed writers for the same target are
- * removed first. The lock that makes read-check-write atomic among writers is the caller's
- * (`WriteLocks`); the compare only narrows the window against outside writers to the rename.
+ * Step 7, after the rename: the folder is still at its path. If it was moved away in the instant
+ * before the rename, the content went with it: a file this write created is taken out again; a
+ * replaced one cannot be put back, and the refusal says where the content is.
  */
-export async function writeFileAtomically(
-  path: string,
-  content: string | Uint8Array,
-  options: AtomicWriteOptions,
-  chunkBytes: number,
-): Promise<AtomicWriteResult> {
-  const { expectedHash, mode, signal } = options;
+async function confirmAfterRename(job: WriteJob, existing: Stats | null, created: BigIntStats): Promise<void> {
+  const moved = await job.folder.whyMoved();
+  if (moved === undefined) return;
+  const target = job.folder.pathOf(job.name);
+  if (existing === null && isSameInode(await lstat(target, { bigint: true }).catch(() => undefined), created)) {
+    await unlink(target).catch(() => undefined);
+    throw refuse(job.path, moved, 'the file it had just created there was removed again');
+  }
+  throw refuse(job.path, moved, `the content was written to ${job.name} in the folder that was at ${job.folder.path} when the write started`);
+}
+
+/** Steps 2–7 inside the held folder; the temp file is deleted on every failure, and only ours. */
+async function writeInFolder(job: WriteJob, attemptStartedMs: number): Promise<Stats | null> {
+  const existing = await existingTarget(job);
+  await removeLeftoverTempFiles(job.folder, job.name, attemptStartedMs);
+  const tempName = atomicTempFileName(job.name);
+  const inFlightKey = join(job.folder.path, tempName);
+  const inFlight = inFlightTempFiles();
+  inFlight.add(inFlightKey);
+  let tempCreated = false;
+  let created: BigIntStats | undefined;
+  try {
+    created = await writeTempFile(job, tempName, existing, () => {
+      tempCreated = true;
+    });
+    throwIfAborted(job.options.signal, operation, job.path);
+    await compareTarget(job);
+    throwIfAborted(job.options.signal, operation, job.path);
+    await confirmBeforeRename(job, tempName, created);
+    await rename(job.folder.pathOf(tempName), job.folder.pathOf(job.name));
+    tempCreated = false;
+    await confirmAfterRename(job, existing, created);
+    return existing;
+  } catch (error) {
+    if (tempCreated) {
+      const temp = job.folder.pathOf(tempName);
+      // Only our own temp file: another file may have been put at its name meanwhile.
+      const ours = created === undefined || isSameFile(await lstat(temp, { bigint: true }).catch(() => undefined), created);
+      if (ours) await unlink(temp).catch(() => undefined);
+    }
+    throw toFileSystemError(error, operation, job.path);
+  } finally {
+    inFlight.delete(inFlightKey);
+  }
+}
+
+function validate(path: string, options: AtomicWriteOptions): string {
+  const { expectedHash, mode } = options;
   if (mode !== undefined && (!Number.isInteger(mode) || mode < 0 || mode > 0o7777)) {
     throw new FileSystemError({ code: 'invalid_argument', path, message: `atomicWrite: mode must be permission bits (0 to 0o7777), got ${String(mode)}.` });
   }
@@ -96,75 +189,31 @@ export async function writeFileAtomically(
   if (path.endsWith('/') || name === '' || name === '.' || name === '..') {
     throw new FileSystemError({ code: 'invalid_path', path, message: `Cannot write ${path}: the path does not name a file.` });
   }
-  throwIfAborted(signal, operation, path);
+  return name;
+}
+
+/**
+ * §6.2, §7.2, §7.3: write a temp file in the target's (already checked) folder, fsync it, compare
+ * the target's current content with the expected hash, then `rename` within the folder, so readers
+ * see the old or the new content and never a mix, even if this process is killed. The folder is
+ * held from the start (architecture §3.7 "Races", `CheckedFolder`): every step names the entries of
+ * that very folder, so a folder on the way swapped for a link cannot take the content elsewhere.
+ * The rename replaces a symlink at the target rather than writing through it. The temp file is
+ * deleted on every failure; temp files of crashed writers for the same target are removed first.
+ * The lock that makes read-check-write atomic among writers is the caller's (`WriteLocks`).
+ */
+export async function writeFileAtomically(path: string, content: string | Uint8Array, options: AtomicWriteOptions, chunkBytes: number): Promise<AtomicWriteResult> {
+  const name = validate(path, options);
+  throwIfAborted(options.signal, operation, path);
   const attemptStartedMs = Date.now();
-  const directory = dirname(path);
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-
-  let existing: Stats | null;
+  const folder = await holdFolder(path);
   try {
-    existing = await lstat(path);
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== 'ENOENT') throw toFileSystemError(error, operation, path);
-    existing = null;
-  }
-  if (existing?.isDirectory() === true) {
-    throw new FileSystemError({ code: 'is_a_directory', path, errno: 'EISDIR', message: `Cannot write ${path}: it is a directory.` });
-  }
-
-  await confirmCheckedFolder(path, directory);
-  await removeLeftoverTempFiles(directory, name, attemptStartedMs);
-
-  const tempPath = join(directory, atomicTempFileName(name));
-  const inFlight = inFlightTempFiles();
-  inFlight.add(tempPath);
-  let tempCreated = false;
-  let created: BigIntStats | undefined;
-  try {
-    const handle = await open(tempPath, 'wx', mode ?? 0o666).catch((error: unknown) => {
-      throw missingDirectoryOr(error, path, directory);
-    });
-    tempCreated = true;
-    try {
-      const temp = await handle.stat();
-      if (existing?.isFile() === true) {
-        if (temp.uid !== existing.uid || temp.gid !== existing.gid) {
-          // Keep the owner when allowed (root); otherwise the new file is ours, like any editor's save.
-          await handle.chown(existing.uid, existing.gid).catch(() => undefined);
-        }
-      }
-      // Exact bits, not masked by the umask (open's mode is); after chown, which may clear set-id bits.
-      const preservedMode = mode ?? (existing?.isFile() === true ? existing.mode & 0o7777 : undefined);
-      if (preservedMode !== undefined) await handle.chmod(preservedMode);
-      await handle.writeFile(bytes);
-      await handle.sync();
-      created = await handle.stat({ bigint: true });
-    } finally {
-      await handle.close();
-    }
-    throwIfAborted(signal, operation, path);
-    if (expectedHash !== undefined) {
-      const current = await currentContent(path, chunkBytes, signal);
-      const matches = expectedHash === null ? !current.exists : current.hash === expectedHash.toLowerCase();
-      if (!matches) throw new StaleContentError(path, expectedHash === null ? null : expectedHash.toLowerCase(), current.hash);
-    }
-    throwIfAborted(signal, operation, path);
-    // Check and use are apart (§6.2): just before the rename, the folder must still be the checked
-    // one and the temp file still ours, so a swapped folder cannot take the content elsewhere.
-    await confirmCheckedFolder(path, directory, created === undefined ? undefined : { path: tempPath, created });
-    await rename(tempPath, path);
-    tempCreated = false;
-  } catch (error) {
-    // Only our own temp file: after a swapped folder, the name may now be someone else's file.
-    if (tempCreated) {
-      const ours = created === undefined || isSameFile(await lstat(tempPath, { bigint: true }).catch(() => undefined), created);
-      if (ours) await unlink(tempPath).catch(() => undefined);
-    }
-    throw toFileSystemError(error, operation, path);
+    const existing = await writeInFolder({ path, name, folder, bytes, options, chunkBytes }, attemptStartedMs);
+    await folder.sync();
+    return { sha256, created: existing === null, byteLength: bytes.length };
   } finally {
-    inFlight.delete(tempPath);
+    await folder.close();
   }
-  await syncDirectory(directory);
-  return { sha256, created: existing === null, byteLength: bytes.length };
 }

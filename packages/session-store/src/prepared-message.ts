@@ -1,4 +1,13 @@
-import { TOOL_ERROR_CODES, TOOL_RESULT_STATUSES, type ToolArtifact, type ToolErrorCode, type ToolResultStatus } from '@openwork/tools-contract';
+import {
+  resultImageProblem,
+  type ResultImageType,
+  TOOL_ERROR_CODES,
+  TOOL_RESULT_STATUSES,
+  type ToolArtifact,
+  type ToolErrorCode,
+  type ToolResultContent,
+  type ToolResultStatus,
+} from '@openwork/tools-contract';
 import { checkColumnText, checkRecordId, describeValue } from './check-record-id.js';
 import { FILE_CHANGE_ARTIFACT_KIND } from './file-change-artifact.js';
 import { InvalidRecordError } from './invalid-record-error.js';
@@ -116,7 +125,7 @@ function checkToolCalls(toolCalls: unknown): CheckedToolCall[] {
 
 interface CheckedToolResult {
   readonly status: ToolResultStatus;
-  readonly content: readonly { readonly type: 'text'; readonly text: string }[];
+  readonly content: readonly ToolResultContent[];
   readonly artifacts: readonly ToolArtifact[];
   readonly error: { readonly code: ToolErrorCode; readonly message: string; readonly retryable: boolean } | null;
   readonly sandboxDenied: boolean;
@@ -129,13 +138,18 @@ function checkToolResult(result: unknown): CheckedToolResult {
   if (!TOOL_RESULT_STATUSES.includes(status as ToolResultStatus)) {
     throw new InvalidRecordError(`result.status must be one of ${TOOL_RESULT_STATUSES.join(', ')}; got ${describeValue(status)}`);
   }
-  if (!Array.isArray(content)) throw new InvalidRecordError(`result.content must be an array of text parts, got ${describeValue(content)}`);
-  const checkedContent = content.map((part: unknown, index) => {
-    const { type, text } = (typeof part === 'object' && part !== null ? part : {}) as Record<string, unknown>;
-    if (type !== 'text' || typeof text !== 'string') {
-      throw new InvalidRecordError(`result.content[${index}] must be { type: 'text', text: string } (§8.1: results carry text only)`);
+  if (!Array.isArray(content)) throw new InvalidRecordError(`result.content must be an array of text and image parts, got ${describeValue(content)}`);
+  const checkedContent = content.map((part: unknown, index): ToolResultContent => {
+    const { type, text, mimeType, data } = (typeof part === 'object' && part !== null ? part : {}) as Record<string, unknown>;
+    if (type === 'image') {
+      const problem = resultImageProblem(part);
+      if (problem !== undefined) throw new InvalidRecordError(`result.content[${index}] is not a valid image part: ${problem}`);
+      return { type: 'image', mimeType: mimeType as ResultImageType, data: data as string };
     }
-    return { type: 'text' as const, text };
+    if (type !== 'text' || typeof text !== 'string') {
+      throw new InvalidRecordError(`result.content[${index}] must be { type: 'text', text: string } or { type: 'image', mimeType, data } (§8.1)`);
+    }
+    return { type: 'text', text };
   });
   if (!Array.isArray(artifacts)) throw new InvalidRecordError(`result.artifacts must be an array, got ${describeValue(artifacts)}`);
   artifacts.forEach((artifact: unknown, index) => {

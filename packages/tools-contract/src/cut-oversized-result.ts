@@ -56,7 +56,8 @@ export async function cutOversizedResult(
   const kept = decode(bytes, keptLength);
   const cut = `${kept}${kept.endsWith('\n') ? '' : '\n'}${footer(bytes.length - keptLength)}`;
 
-  const extras = { artifacts: result.artifacts, sandboxDenied: result.sandboxDenied };
+  // §8.2 cuts text only: image parts keep their own bound (`boundResultImages`).
+  const extras = { images: ToolResult.images(result), artifacts: result.artifacts, sandboxDenied: result.sandboxDenied };
   return result.error === null
     ? ToolResult.success(cut, extras)
     : ToolResult.failure({ code: result.error.code, message: cut, retryable: result.error.retryable }, extras);

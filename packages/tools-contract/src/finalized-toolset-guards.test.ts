@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { defineTool, FinalizedToolset, ToolCallContextError, ToolRegistryBuilder, type ToolCallContext, type ToolResult } from './index.js';
+import { defineTool, FinalizedToolset, ToolCallContextError, ToolRegistryBuilder, type ToolCallContext, ToolResult } from './index.js';
 import { callContext } from './test-support/call-context.js';
 
 let runs = 0;
@@ -15,7 +15,7 @@ const echoTool = defineTool({
   },
 });
 
-const textOf = (result: ToolResult) => result.content.map((part) => part.text).join('');
+const textOf = (result: ToolResult) => ToolResult.text(result);
 
 function toolset() {
   return new ToolRegistryBuilder().register(echoTool).finalize({ tools: ['echo'] }, undefined);

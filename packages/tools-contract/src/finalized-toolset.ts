@@ -9,6 +9,7 @@ import type { ToolExecutionContext } from './tool-execution-context.js';
 import type { ToolId } from './tool-id.js';
 import { ToolProgressReporter } from './tool-progress-reporter.js';
 import { ToolResult } from './tool-result.js';
+import { boundResultImages } from './bound-result-images.js';
 import { cutOversizedResult } from './cut-oversized-result.js';
 import { shortenForMessage } from './shorten-for-message.js';
 
@@ -124,7 +125,7 @@ export class FinalizedToolset<Session = unknown, Policy = unknown> {
       // §8.3: no progress after the final result.
       reporter.close();
     }
-    return cutOversizedResult(result, context.callId, this.#spill);
+    return cutOversizedResult(boundResultImages(result), context.callId, this.#spill);
   }
 
   #notFound(toolId: ToolId): ToolResult {

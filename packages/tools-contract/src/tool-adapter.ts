@@ -11,6 +11,7 @@ import { TOOL_ERROR_CODES } from './tool-error-code.js';
 import { ToolExecutionError } from './tool-execution-error.js';
 import type { ToolId } from './tool-id.js';
 import { ToolResult } from './tool-result.js';
+import { imageProblem, type ToolResultImage } from './tool-result-image.js';
 import type { ToolRisk } from './tool-risk.js';
 
 /** A tool whose input type has been erased (§2 `DynTool`): the one place `any` is needed. */
@@ -114,7 +115,12 @@ export class ToolAdapter<Session, Policy> {
     if (typeof output === 'string') return ToolResult.success(output);
     if (ToolExecutionError.isInstance(output)) return resultOfError(output);
     if (typeof output === 'object' && output !== null && typeof (output as { text?: unknown }).text === 'string') {
-      const value = output as { text: string; artifacts?: unknown; sandboxDenied?: unknown };
+      const value = output as { text: string; images?: unknown; artifacts?: unknown; sandboxDenied?: unknown };
+      const images = value.images ?? [];
+      const imageIssue = Array.isArray(images) ? images.map(imageProblem).find((issue) => issue !== undefined) : 'images must be an array';
+      if (imageIssue !== undefined) {
+        return ToolResult.failure({ code: 'execution_failed', message: `${this.id} returned an invalid image: ${imageIssue}.` });
+      }
       const artifacts = value.artifacts ?? [];
       if (!Array.isArray(artifacts) || !artifacts.every(isArtifact)) {
         return ToolResult.failure({
@@ -122,11 +128,11 @@ export class ToolAdapter<Session, Policy> {
           message: `${this.id} returned invalid artifacts: each must be an object with a non-empty string "kind".`,
         });
       }
-      return ToolResult.success(value.text, { artifacts, sandboxDenied: value.sandboxDenied === true });
+      return ToolResult.success(value.text, { images: images as ToolResultImage[], artifacts, sandboxDenied: value.sandboxDenied === true });
     }
     return ToolResult.failure({
       code: 'execution_failed',
-      message: `${this.id} returned an invalid output (${output === null ? 'null' : typeof output}); a tool returns a string, { text, artifacts?, sandboxDenied? } or a ToolExecutionError.`,
+      message: `${this.id} returned an invalid output (${output === null ? 'null' : typeof output}); a tool returns a string, { text, images?, artifacts?, sandboxDenied? } or a ToolExecutionError.`,
     });
   }
 }

@@ -1,13 +1,20 @@
 import type { ToolArtifact } from './tool-artifact.js';
 import type { ToolError } from './tool-error.js';
 import type { ToolErrorCode } from './tool-error-code.js';
+import type { ToolResultImage } from './tool-result-image.js';
 import type { ToolResultStatus } from './tool-result-status.js';
 
-/** Model-visible content of a result: text only (§8.1). */
+/** Model-visible text of a result (§8.1). */
 export interface ToolResultText {
   readonly type: 'text';
   readonly text: string;
 }
+
+/**
+ * A part of a result's model-visible content. The first part is always the one text part; image
+ * parts (only in succeeded results) follow it, so a host that shows text only loses no words.
+ */
+export type ToolResultContent = ToolResultText | ToolResultImage;
 
 /**
  * The one final value of a call (§8.1, §8.3). Plain, frozen, JSON-serialisable data. Build it
@@ -16,7 +23,8 @@ export interface ToolResultText {
  */
 export interface ToolResult {
   readonly status: ToolResultStatus;
-  readonly content: readonly ToolResultText[];
+  /** `[text, ...images]`: exactly one text part, first (see `ToolResultContent`). */
+  readonly content: readonly ToolResultContent[];
   /** For the host and UI only; never sent to the model and not counted against its budget (§8.1). */
   readonly artifacts: readonly ToolArtifact[];
   /** Present exactly when `status` is not `succeeded`. */
@@ -27,6 +35,8 @@ export interface ToolResult {
 
 /** Optional parts of a result. */
 export interface ToolResultExtras {
+  /** Image parts after the text; ignored by `failure` (a failure is its message only). */
+  readonly images?: readonly ToolResultImage[];
   readonly artifacts?: readonly ToolArtifact[];
   readonly sandboxDenied?: boolean;
 }
@@ -63,7 +73,10 @@ function freezeResult(
 ): ToolResult {
   return Object.freeze({
     status,
-    content: Object.freeze([Object.freeze({ type: 'text' as const, text })]),
+    content: Object.freeze([
+      Object.freeze({ type: 'text' as const, text }),
+      ...(error === null ? (extras?.images ?? []).map((image) => Object.freeze({ type: 'image' as const, mimeType: image.mimeType, data: image.data })) : []),
+    ]),
     artifacts: Object.freeze([...(extras?.artifacts ?? [])]),
     error,
     sandboxDenied: extras?.sandboxDenied ?? false,
@@ -92,6 +105,14 @@ export const ToolResult = Object.freeze({
 
   /** The model-visible text of a result: its text parts joined by newlines. */
   text(result: ToolResult): string {
-    return result.content.map((part) => part.text).join('\n');
+    return result.content
+      .filter((part): part is ToolResultText => part.type === 'text')
+      .map((part) => part.text)
+      .join('\n');
+  },
+
+  /** The image parts of a result, in order (none for a failure). */
+  images(result: ToolResult): readonly ToolResultImage[] {
+    return result.content.filter((part): part is ToolResultImage => part.type === 'image');
   },
 });

@@ -4,6 +4,7 @@ import type { ToolArtifact } from './tool-artifact.js';
 import type { ToolExecutionContext } from './tool-execution-context.js';
 import type { ToolExecutionError } from './tool-execution-error.js';
 import type { ToolId } from './tool-id.js';
+import type { ToolResultImage } from './tool-result-image.js';
 import type { ToolRisk } from './tool-risk.js';
 
 /**
@@ -20,6 +21,11 @@ export type ToolInput<Schema extends ToolInputSchema> = z.output<Schema>;
 export interface ToolOutputValue {
   /** The model-visible text. */
   readonly text: string;
+  /**
+   * Model-visible images after the text, e.g. `read` of a PNG. Bounded apart from the text
+   * (`MAX_RESULT_IMAGE_BYTES`, `MAX_RESULT_IMAGES`); say in the text what each image is.
+   */
+  readonly images?: readonly ToolResultImage[];
   /** For the host and UI only (§8.1), e.g. `file_change` (§8.4). */
   readonly artifacts?: readonly ToolArtifact[];
   /** §7.9: the call completed but the kernel sandbox denied something in it. */
@@ -27,7 +33,7 @@ export interface ToolOutputValue {
 }
 
 /**
- * What `execute` returns: the text, text with artifacts, or a `ToolExecutionError` for an
+ * What `execute` returns: the text, text with images and artifacts, or a `ToolExecutionError` for an
  * expected failure (throwing it works the same).
  */
 export type ToolOutput = string | ToolOutputValue | ToolExecutionError;

@@ -15,10 +15,10 @@ import {
 import type { Session } from '@openwork/core';
 import { z } from 'zod';
 import type { OpenRuntime } from '../runtime/open-runtime.js';
-import { resultText } from '../output/tool-result-output.js';
 import { CHANGE_RESOURCE_TEMPLATE, listChangeResources, readChangeResource } from './change-resources.js';
 import { workspaceRootsFromClient } from './client-roots.js';
 import { elicitationApprover } from './elicitation-approver.js';
+import { mcpResultContent } from './mcp-result-content.js';
 import { structuredResult, TOOL_OUTPUT_SCHEMA } from './mcp-structured-result.js';
 import { toolAnnotations } from './tool-annotations.js';
 import { toolTitle } from './tool-titles.js';
@@ -140,7 +140,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
     await progress.flushed();
     const { result } = outcome;
     return {
-      content: [{ type: 'text', text: resultText(result) }],
+      content: mcpResultContent(result),
       isError: result.status !== 'succeeded',
       structuredContent: structuredResult(outcome.callId, result),
     };

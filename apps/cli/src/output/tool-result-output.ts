@@ -3,9 +3,9 @@ import type { ToolCallOutcome } from '@openwork/core';
 /** The `ToolResult` of `@openwork/tools-contract`, as core hands it out. */
 export type CliToolResult = ToolCallOutcome['result'];
 
-/** The model-visible text of a result (§8.1): its text parts joined by newlines. */
+/** The model-visible text of a result (§8.1): its text parts joined by newlines (image parts are not text). */
 export function resultText(result: CliToolResult): string {
-  return result.content.map((part) => part.text).join('\n');
+  return result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 }
 
 /**

@@ -132,11 +132,12 @@ async function carryOut(step: FileChangeStep, filesystem: AsyncFileSystem): Prom
 }
 
 /** A step's failure in words; fs-backend's stale-content text speaks of `edit`, so it is said here for any step. */
+/** The error as a clause: the callers end it with their own period, so its own final one goes. */
 function describeError(error: unknown): string {
   if (StaleContentError.isInstance(error)) {
     return error.actualHash === null ? 'the file was removed or replaced meanwhile (nothing overwritten)' : 'the file was changed meanwhile (nothing overwritten)';
   }
-  return error instanceof Error ? error.message : String(error);
+  return (error instanceof Error ? error.message : String(error)).replace(/[.!]+$/u, '');
 }
 
 /**

@@ -1,12 +1,10 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
 import { defineTool, ToolExecutionError } from '@openwork/tools-contract';
 import * as z from 'zod';
-import { confirmPathUnchanged } from '../context/confirm-path-unchanged.js';
 import { fileSystemFailure } from '../context/file-system-failure.js';
 import { requireCallPolicy } from '../context/require-call-policy.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
-import { PAGE_CONTENT_BYTES } from '../text/text-limits.js';
-import { compareNames } from './compare-names.js';
+import { listDirectory, listPage } from './list-directory.js';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from './list-limits.js';
 
 const inputSchema = z.strictObject({
@@ -37,13 +35,8 @@ export const listTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
       if (kind !== 'directory') {
         return new ToolExecutionError('invalid_arguments', `${directory.displayPath} is not a directory. Use read with path "${directory.displayPath}" to see a file.`);
       }
-      // A link to a directory is shown as one (`name/`), so the model can list it next.
-      const entries = await session.filesystem.readdir(directory.path, { followSymlinks: true, signal: call.signal });
-      const moved = await confirmPathUnchanged(session, directory, 'list');
-      if (moved !== undefined) return moved;
-      const names = entries
-        .sort((left, right) => compareNames(left.name, right.name))
-        .map((entry) => (entry.kind === 'directory' ? `${entry.name}/` : entry.name));
+      const names = await listDirectory(session, directory, 'list', call.signal);
+      if (!Array.isArray(names)) return names;
       if (names.length === 0) return '[empty directory]';
       if (input.offset >= names.length) {
         return new ToolExecutionError(
@@ -51,15 +44,7 @@ export const listTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
           `offset ${input.offset} is past the last entry of ${directory.displayPath}, which has ${names.length} ${names.length === 1 ? 'entry' : 'entries'}. List with an offset from 0 to ${names.length - 1}.`,
         );
       }
-      const shown: string[] = [];
-      let bytes = 0;
-      for (let index = input.offset; index < names.length && shown.length < input.limit; index += 1) {
-        const name = names[index]!;
-        const cost = Buffer.byteLength(name, 'utf8') + (shown.length === 0 ? 0 : 1);
-        if (shown.length > 0 && bytes + cost > PAGE_CONTENT_BYTES) break;
-        shown.push(name);
-        bytes += cost;
-      }
+      const shown = listPage(names, input.offset, input.limit);
       const next = input.offset + shown.length;
       if (next >= names.length) return shown.join('\n');
       return `${shown.join('\n')}\n\n[showing ${shown.length} entries from offset ${input.offset}; more entries available at offset ${next}]`;

@@ -1,6 +1,9 @@
 import type { FileLine } from '@openwork/fs-backend';
 import { LINE_TRUNCATED_MARKER, READ_MAX_LINE_CHARS } from './read-limits.js';
 
+/** The parts of a line a page looks at: a `FileLine` of `readLines`, or a rendered line (a notebook's). */
+export type PageLine = Pick<FileLine, 'number' | 'text' | 'hasNul' | 'isValidUtf8' | 'terminator' | 'truncated'>;
+
 /** Why a page stopped before the end of the file. */
 export type PageStop = 'lines' | 'bytes';
 
@@ -32,7 +35,7 @@ export class ReadPage {
   }
 
   /** `readLines`' `onLine`: returns `false` once the page is complete. */
-  accept(line: FileLine): boolean {
+  accept(line: PageLine): boolean {
     if (this.#lines.length >= this.#limit) {
       this.#stop = 'lines';
       return false;
@@ -81,7 +84,7 @@ export class ReadPage {
 }
 
 /** The line as shown: no trailing `\r` (§7.1), at most 2,000 code points plus the marker. */
-function shownContent(line: FileLine): string {
+function shownContent(line: PageLine): string {
   let text = line.text;
   if (line.terminator === 'none' && !line.truncated && text.endsWith('\r')) text = text.slice(0, -1);
   const cut = cutToCodePoints(text, READ_MAX_LINE_CHARS);

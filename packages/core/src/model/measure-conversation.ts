@@ -1,8 +1,16 @@
 import type { ModelMessage } from './model-message.js';
 
+/**
+ * What one image of a tool result counts for: 1,600 tokens (× 4 bytes), about the most a provider
+ * charges for an image after fitting it to its own size limit (Anthropic: width × height / 750,
+ * at most about 1,600; OpenAI: up to about 1,100 at high detail). Its base64 length would count a
+ * 5 MiB screenshot as 1.7 million tokens and trigger compaction at once.
+ */
+export const IMAGE_ESTIMATED_BYTES = 1600 * 4;
+
 /** The size of a conversation as the model sees it. */
 export interface ConversationSize {
-  /** UTF-8 bytes of everything sent: texts, tool names and ids, and the arguments as JSON. */
+  /** UTF-8 bytes of everything sent: texts, tool names and ids, the arguments as JSON, and `IMAGE_ESTIMATED_BYTES` per image. */
   readonly bytes: number;
   /** `bytes / 4`, rounded up: the estimate behind the 32,000-byte result limit (§9: 8,000 tokens × 4 bytes). */
   readonly estimatedTokens: number;
@@ -36,6 +44,7 @@ export function measureConversation(messages: readonly ModelMessage[]): Conversa
         count(message.toolCallId);
         count(message.toolId);
         count(message.text);
+        bytes += (message.images?.length ?? 0) * IMAGE_ESTIMATED_BYTES;
         break;
     }
   }

@@ -34,7 +34,9 @@ export interface OpenAIChatRequest {
 /**
  * A turn's request in the OpenAI Chat Completions shape: the instructions as a `system` message,
  * assistant tool calls as `tool_calls` with JSON-text `arguments`, each result as a `tool` message
- * with its text. Artifacts are not in a `LanguageModelRequest`, so they cannot be sent (§8.1).
+ * with its text. Chat Completions tool messages take text only, so a result's images are replaced
+ * by a note that says they could not be shown (`chatImageNote`). Artifacts are not in a
+ * `LanguageModelRequest`, so they cannot be sent (§8.1).
  */
 export function projectOpenAIChatRequest(request: LanguageModelRequest): OpenAIChatRequest {
   const messages: OpenAIChatMessage[] = [];
@@ -60,7 +62,7 @@ export function projectOpenAIChatRequest(request: LanguageModelRequest): OpenAIC
         });
         break;
       case 'tool':
-        messages.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.text });
+        messages.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.images === undefined || message.images.length === 0 ? message.text : `${message.text}\n${chatImageNote(message.images.length)}` });
         break;
     }
   }
@@ -69,4 +71,9 @@ export function projectOpenAIChatRequest(request: LanguageModelRequest): OpenAIC
     function: { name: tool.id, description: tool.description, parameters: tool.inputSchema },
   }));
   return tools.length === 0 ? { messages } : { messages, tools };
+}
+
+/** The line that stands for a result's images in a Chat Completions tool message. */
+function chatImageNote(count: number): string {
+  return `[${count === 1 ? '1 image' : `${count} images`} of this result not shown: tool messages of this model API carry text only; the text above describes ${count === 1 ? 'it' : 'them'}.]`;
 }

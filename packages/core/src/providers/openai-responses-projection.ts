@@ -7,7 +7,12 @@ export type OpenAIResponsesInputItem =
   | { readonly type: 'message'; readonly role: 'user'; readonly content: readonly { readonly type: 'input_text'; readonly text: string }[] }
   | { readonly type: 'message'; readonly role: 'assistant'; readonly content: readonly { readonly type: 'output_text'; readonly text: string }[] }
   | { readonly type: 'function_call'; readonly call_id: string; readonly name: string; readonly arguments: string }
-  | { readonly type: 'function_call_output'; readonly call_id: string; readonly output: string };
+  | { readonly type: 'function_call_output'; readonly call_id: string; readonly output: string | readonly OpenAIResponsesOutputContent[] };
+
+/** A part of a `function_call_output` that has images: its text, then each image as a data URL. */
+export type OpenAIResponsesOutputContent =
+  | { readonly type: 'input_text'; readonly text: string }
+  | { readonly type: 'input_image'; readonly image_url: string; readonly detail: 'auto' };
 
 /** A function tool of the Responses API (`tools[]`). */
 export interface OpenAIResponsesTool {
@@ -29,7 +34,8 @@ export interface OpenAIResponsesRequest {
 /**
  * A turn's request in the OpenAI Responses shape: the instructions as `instructions`, text as
  * `message` items, each call as a `function_call` item followed later by its
- * `function_call_output` with the result's text. Artifacts cannot be sent (§8.1).
+ * `function_call_output` with the result's text — or, when it has images, an `input_text` part and
+ * one `input_image` part (a base64 data URL) per image. Artifacts cannot be sent (§8.1).
  */
 export function projectOpenAIResponsesRequest(request: LanguageModelRequest): OpenAIResponsesRequest {
   const input: OpenAIResponsesInputItem[] = [];
@@ -45,7 +51,17 @@ export function projectOpenAIResponsesRequest(request: LanguageModelRequest): Op
         }
         break;
       case 'tool':
-        input.push({ type: 'function_call_output', call_id: message.toolCallId, output: message.text });
+        input.push({
+          type: 'function_call_output',
+          call_id: message.toolCallId,
+          output:
+            message.images === undefined || message.images.length === 0
+              ? message.text
+              : [
+                  { type: 'input_text' as const, text: message.text },
+                  ...message.images.map((image) => ({ type: 'input_image' as const, image_url: `data:${image.mimeType};base64,${image.data}`, detail: 'auto' as const })),
+                ],
+        });
         break;
     }
   }

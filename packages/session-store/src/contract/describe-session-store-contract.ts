@@ -231,6 +231,22 @@ export function describeSessionStoreContract(
         expect(session?.updatedAt).toBe(stored[4]?.createdAt);
       });
 
+      it('round-trips a result with image parts exactly, across a reopen (issue 27)', async () => {
+        const store = await create();
+        await store.createSession({ id: 's', workspaceRoots: [ROOT] });
+        // 300 KB of base64: an image part is stored whole, not cut like text.
+        const data = 'iVBORw0KGgo'.padEnd(300_000, 'A');
+        const result = ToolResult.success('image/png 2×2, 225 KB', { images: [{ type: 'image', mimeType: 'image/png', data }] });
+        await store.appendMessage('s', { role: 'assistant', text: '', toolCalls: [{ id: 'c', toolId: 'read', input: { path: 'a.png' } }] });
+        const stored = await store.appendMessage('s', { role: 'tool', toolCallId: 'c', toolId: 'read', result });
+        const loaded = await (await reopen(store)).loadMessages('s', { afterSequence: 1 });
+        expect(loaded).toStrictEqual([stored]);
+        expect(loaded[0]?.role === 'tool' && loaded[0].result.content).toStrictEqual([
+          { type: 'text', text: 'image/png 2×2, 225 KB' },
+          { type: 'image', mimeType: 'image/png', data },
+        ]);
+      });
+
       it('numbers messages 1, 2, 3… and pages with afterSequence and limit', async () => {
         const store = await create();
         await store.createSession({ id: 's', workspaceRoots: [ROOT] });
@@ -323,7 +339,8 @@ export function describeSessionStoreContract(
           [{ role: 'assistant', text: '', toolCalls: [{ id: 'd', toolId: 'read', input: {} }, { id: 'd', toolId: 'read', input: {} }] }, /appears twice/],
           [{ role: 'tool', toolCallId: 'c', toolId: 'edit', result: { ...good, status: 'great' } }, /result\.status must be one of/],
           [{ role: 'tool', toolCallId: 'c', toolId: 'edit', result: { ...good, status: 'failed' } }, /result\.error must be \{ code, message, retryable \}/],
-          [{ role: 'tool', toolCallId: 'c', toolId: 'edit', result: { ...good, content: [{ type: 'image' }] } }, /results carry text only/],
+          [{ role: 'tool', toolCallId: 'c', toolId: 'edit', result: { ...good, content: [{ type: 'image' }] } }, /content\[0\] is not a valid image part: an image's mimeType must be one of/],
+          [{ role: 'tool', toolCallId: 'c', toolId: 'edit', result: { ...good, content: [{ type: 'audio', data: 'AAAA' }] } }, /content\[0\] must be \{ type: 'text', text: string \} or \{ type: 'image', mimeType, data \}/],
           [{ role: 'tool', toolCallId: 'c', toolId: 'edit', result: { ...good, artifacts: [{ note: 'no kind' }] } }, /artifacts\[0\]\.kind must be a non-empty string/],
           [
             { role: 'tool', toolCallId: 'c', toolId: 'edit', result: { ...good, artifacts: [{ kind: 'file_change', change: { changeId: 'c', path: 'a' } }] } },

@@ -1,0 +1,69 @@
+import { constants, type BigIntStats } from 'node:fs';
+import { lstat, mkdir, open, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CheckedFolder } from './checked-folder.js';
+import { describeFolderNow, whyFolderMoved } from './describe-folder-now.js';
+import { FileSystemError } from './file-system-error.js';
+import type { WalkPurpose } from './open-folder-no-follow.js';
+import { toFileSystemError } from './to-file-system-error.js';
+
+/**
+ * {@link CheckedFolder} where there are no descriptor paths (macOS: no /proc/self/fd): entries are
+ * named by path, and the folder is only re-checked (canonical, same device and inode) when asked.
+ * A process that replaces a folder on the way between that check and the use still wins (README
+ * "Known limits").
+ */
+export class PathFolder implements CheckedFolder {
+  readonly path: string;
+  readonly #identity: BigIntStats;
+
+  private constructor(path: string, identity: BigIntStats) {
+    this.path = path;
+    this.#identity = identity;
+  }
+
+  static async open(folder: string, purpose: WalkPurpose, create: boolean): Promise<PathFolder> {
+    try {
+      if (create) await mkdir(folder, { recursive: true });
+      const identity = await lstat(folder, { bigint: true });
+      if (!identity.isDirectory() && !identity.isSymbolicLink()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+      if (identity.isSymbolicLink() || (await realpath(folder)) !== folder) {
+        throw new FileSystemError({
+          code: 'invalid_path',
+          path: purpose.path,
+          message: `Cannot ${purpose.operation} ${purpose.path}: ${await describeFolderNow(folder)}; nothing was changed. Resolve the path again (a canonical path, without symbolic links) and retry.`,
+        });
+      }
+      return new PathFolder(folder, identity);
+    } catch (error) {
+      throw toFileSystemError(error, purpose.operation, purpose.path);
+    }
+  }
+
+  get ownPath(): string {
+    return this.path;
+  }
+
+  pathOf(name: string): string {
+    return join(this.path, name);
+  }
+
+  whyMoved(): Promise<string | undefined> {
+    return whyFolderMoved(this.path, this.#identity);
+  }
+
+  async sync(): Promise<void> {
+    const handle = await open(this.path, constants.O_RDONLY | constants.O_DIRECTORY).catch(() => undefined);
+    try {
+      await handle?.sync();
+    } catch {
+      // EINVAL/EISDIR/EPERM on platforms or file systems without directory fsync.
+    } finally {
+      await handle?.close().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    // Nothing is held.
+  }
+}
