@@ -72,7 +72,7 @@ export { bashKillTool } from './bash/background/bash-kill-tool.js';
 export { BackgroundTasks } from './bash/background/background-tasks.js';
 export type { BackgroundTask, TaskRead } from './bash/background/background-task.js';
 export type { BackgroundTaskArtifact, BackgroundTaskState } from './bash/background/background-task-state.js';
-export { DEFAULT_YIELD_MS, MAX_RUNNING_TASKS, MAX_WAIT_MS } from './bash/background/background-limits.js';
+export { DEFAULT_YIELD_MS, MAX_ENDED_TASKS_KEPT, MAX_RUNNING_TASKS, MAX_WAIT_MS } from './bash/background/background-limits.js';
 
 // Registry and toolsets (§3)
 export { builtinTools, type BuiltinTool } from './registry/builtin-tools.js';

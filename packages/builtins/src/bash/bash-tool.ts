@@ -75,6 +75,7 @@ export const bashTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
         cwd,
         environment: bashEnvironment(session, policy),
         yieldMs: clampWait(input.yieldMs),
+        signal: call.signal,
       });
     }
 

@@ -152,6 +152,20 @@ describe('background bash (issue 26)', () => {
     expect(ToolResult.text(closed)).toContain('closing');
   });
 
+  it("cancelling a bash_output call ends its wait, not the task", async () => {
+    const fixture = await bashFixture();
+    const token = `bg-cancel-${randomUUID()}`;
+    const { taskId } = task(await fixture.call('bash', { command: `sleep 300; : ${token}`, runInBackground: true, yieldMs: 0 }));
+    const controller = new AbortController();
+    const reading = fixture.call('bash_output', { taskId, waitMs: 30_000 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await reading;
+    expect(fixture.session.backgroundTasks.get(taskId)?.state).toBe('running');
+    expect(livingProcessesWith(token).length).toBeGreaterThan(0);
+    await fixture.call('bash_kill', { taskId });
+    expect(livingProcessesWith(token)).toEqual([]);
+  }, 20_000);
+
   it('yieldMs ends early when the command ends; workdir is relative to the workspace root and checked', async () => {
     const fixture = await bashFixture();
     await mkdir(join(fixture.workspace, 'sub'));

@@ -9,3 +9,9 @@ export const MAX_WAIT_MS = 30_000;
 
 /** A `description` is a short text for the person (approvals, progress, the task list). */
 export const MAX_DESCRIPTION_LENGTH = 200;
+
+/**
+ * Ended tasks a session remembers (state and unread tail, at most 16 KiB each); older ended ones
+ * are forgotten first, so a model starting short tasks forever cannot grow the session without end.
+ */
+export const MAX_ENDED_TASKS_KEPT = 64;

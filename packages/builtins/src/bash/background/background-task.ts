@@ -110,25 +110,40 @@ export class BackgroundTask {
     await this.#ended;
   }
 
-  /** Waits at most `ms` for new output or the end; returns at once if there is either already. */
-  async waitForChange(ms: number): Promise<void> {
-    if (ms <= 0 || this.#state !== 'running' || this.unreadBytes > 0) return;
+  /**
+   * Waits at most `ms` for new output or the end; returns at once if there is either already, and
+   * when `signal` (the waiting call's cancel) aborts — the task itself goes on.
+   */
+  async waitForChange(ms: number, signal?: AbortSignal): Promise<void> {
+    if (ms <= 0 || this.#state !== 'running' || this.unreadBytes > 0 || signal?.aborted === true) return;
     await new Promise<void>((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
         this.#listeners.delete(done);
+        signal?.removeEventListener('abort', done);
         resolve();
       };
       const timer = setTimeout(done, ms);
       this.#listeners.add(done);
+      signal?.addEventListener('abort', done, { once: true });
     });
   }
 
-  /** Waits at most `ms` for the end only (bash's first yield). */
-  async waitForEnd(ms: number): Promise<void> {
+  /** Waits at most `ms` for the end only (bash's first yield), or until `signal` aborts. */
+  async waitForEnd(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted === true) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.#ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+    let onAbort: (() => void) | undefined;
+    await Promise.race([
+      this.#ended,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.max(0, ms));
+        onAbort = resolve;
+        signal?.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
     clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
 
   /** Takes the unread part: the next read starts after it. */

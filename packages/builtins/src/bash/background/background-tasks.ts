@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BackgroundTask, type BackgroundTaskStart } from './background-task.js';
-import { MAX_RUNNING_TASKS } from './background-limits.js';
+import { MAX_ENDED_TASKS_KEPT, MAX_RUNNING_TASKS } from './background-limits.js';
 
 /** Why a task could not be added. */
 export type AdmissionRefusal = { readonly kind: 'limit'; readonly running: readonly BackgroundTask[] } | { readonly kind: 'closed' };
@@ -40,9 +40,16 @@ export class BackgroundTasks {
     if (this.#closed) return { kind: 'closed' };
     const running = this.running();
     if (running.length >= MAX_RUNNING_TASKS) return { kind: 'limit', running };
+    this.#forgetOldEnded();
     const task = new BackgroundTask(start);
     this.#tasks.set(task.id, task);
     return task;
+  }
+
+  /** Keeps at most `MAX_ENDED_TASKS_KEPT - 1` ended tasks before a new one is added (oldest go first). */
+  #forgetOldEnded(): void {
+    const ended = this.list().filter((task) => task.state !== 'running');
+    for (const task of ended.slice(0, Math.max(0, ended.length - (MAX_ENDED_TASKS_KEPT - 1)))) this.#tasks.delete(task.id);
   }
 
   /** Kills every running task and waits for all of them; later starts are refused. Harmless twice. */

@@ -25,12 +25,12 @@ export const bashOutputTool = defineTool<typeof inputSchema, ToolSessionContext,
   description: `Read what a background task (started with bash and runInBackground: true) printed since the last read, with its state (running, exited, killed, failed) and exit code. Above 16 KB of new output you see the first 2 KB and the last 14 KB; the whole output is in the task's file. waitMs (default 0, at most ${MAX_WAIT_MS}) waits for new output or the end. Without taskId, lists this session's tasks.`,
   risk: 'read_only',
   inputSchema,
-  async execute(input, session) {
+  async execute(input, session, call) {
     const tasks = session.backgroundTasks;
     if (input.taskId === undefined) return renderTaskList(tasks.list());
     const task = tasks.get(input.taskId);
     if (task === undefined) return unknownTask(input.taskId, tasks.list());
-    await task.waitForChange(clampWait(input.waitMs));
+    await task.waitForChange(clampWait(input.waitMs), call.signal);
     return renderTaskRead(task, await task.read());
   },
 });

@@ -14,6 +14,8 @@ export interface BackgroundStart {
   readonly environment: Readonly<Record<string, string>>;
   /** Already clamped to 0–30,000. */
   readonly yieldMs: number;
+  /** The call's cancel: it ends the wait for the first output, never the task. */
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -36,6 +38,6 @@ export async function runInBackground(session: ToolSessionContext, start: Backgr
     );
   }
   startBackgroundBash(session, task, { command: start.command, callId: `background-${id}`, policy: start.policy, cwd: start.cwd, environment: start.environment });
-  await task.waitForEnd(start.yieldMs);
+  await task.waitForEnd(start.yieldMs, start.signal);
   return renderTaskRead(task, await task.read());
 }
