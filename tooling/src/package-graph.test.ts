@@ -71,10 +71,12 @@ describe('the package graph of architecture.md §1', () => {
     expect(findGraphViolations([core({ '@openwork/store-sqlite': 'workspace:^' }, ['packages/store-sqlite']), ...stores])).toEqual([
       expect.objectContaining({ from: '@openwork/core', to: '@openwork/store-sqlite', reason: expect.stringMatching(/in tests only/) }),
     ]);
-    // Only the edges listed: PostgreSQL is not one, and no other package may do the same.
-    expect(findGraphViolations([core({ '@openwork/store-postgres': 'workspace:^' }), ...stores])).toEqual([
-      expect.objectContaining({ from: '@openwork/core', to: '@openwork/store-postgres', reason: expect.stringMatching(/may not depend on/) }),
+    // The PostgreSQL store likewise (the two-host sub-agent tests, issue 28), under the same rules.
+    expect(findGraphViolations([core({ '@openwork/store-postgres': 'workspace:^' }, []), ...stores])).toEqual([]);
+    expect(findGraphViolations([core({ '@openwork/store-postgres': 'workspace:^' }, ['packages/store-postgres']), ...stores])).toEqual([
+      expect.objectContaining({ from: '@openwork/core', to: '@openwork/store-postgres', reason: expect.stringMatching(/in tests only/) }),
     ]);
+    // Only the edges listed: no other package may do the same.
     expect(
       findGraphViolations([
         { directory: 'packages/builtins', manifest: { name: '@openwork/builtins', devDependencies: { '@openwork/store-sqlite': 'workspace:^' } } },

@@ -2,7 +2,7 @@
 
 // Runtime (architecture §4)
 export { createRuntime } from './runtime/create-runtime.js';
-export type { Runtime, RuntimeSandbox } from './runtime/runtime.js';
+export type { Runtime, RuntimeSandbox, RuntimeSubAgents } from './runtime/runtime.js';
 export type { RuntimeOptions, RuntimePolicyOptions } from './runtime/runtime-options.js';
 
 // Sessions and roles (§3, §4)
@@ -14,7 +14,8 @@ export type { ToolCallOptions, ToolCallOutcome } from './session/tool-call-optio
 
 // Calls: decisions and approvals (§6.1, architecture §3.3, §4)
 export type { CallPreparation } from './call/call-preparation.js';
-export type { ApprovalCard, ApprovalContext, ApprovalDanger, ApprovalDecision, ApprovalReason, Approver } from './call/approval.js';
+export type { ApprovalAgent, ApprovalCard, ApprovalContext, ApprovalDanger, ApprovalDecision, ApprovalReason, Approver } from './call/approval.js';
+export { renderApprovalCard } from './call/render-approval-card.js';
 
 // Turns and models (§5)
 export type { LanguageModel, LanguageModelRequest, LanguageModelStreamPart } from './model/language-model.js';
@@ -26,7 +27,9 @@ export type { TurnOutcome, TurnStatus } from './turn/turn-outcome.js';
 
 // Updates and progress (§8.3)
 export type {
+  AgentFinishedUpdate,
   AssistantTextUpdate,
+  PlanUpdatedUpdate,
   FileChangesUpdatedUpdate,
   SessionUpdate,
   SessionUpdateListener,
@@ -61,6 +64,12 @@ export {
   type AnthropicMessagesRequest,
   type AnthropicTool,
 } from './providers/anthropic-messages-projection.js';
+
+// Control tools (§3): update_plan and the sub-agent tools (architecture §4)
+export { UPDATE_PLAN_TOOL_ID } from './control/update-plan-tool.js';
+export { AGENT_AWAIT_TOOL_ID, AGENT_LIST_TOOL_ID, AGENT_SEND_TOOL_ID } from './agents/agent-tools.js';
+export { MAX_AGENT_OPERATIONS, MAX_AWAIT_MS, MAX_AWAIT_TARGETS } from './agents/agent-limits.js';
+export { SUB_AGENT_DEFAULTS, type AgentModelSource, type SubAgentOptions } from './agents/sub-agent-options.js';
 
 // conversation_history (§3)
 export { CONVERSATION_HISTORY_TOOL_ID } from './history/conversation-history-tool.js';

@@ -25,6 +25,12 @@ export {
 } from './policy/canonicalize-path.js';
 export type { CanonicalizePathOptions, PathIntent, PathProblem, PathResolution } from './policy/canonicalize-path.js';
 export { createSandboxPolicy } from './policy/create-sandbox-policy.js';
+export { findGitRedirections, gitRedirectionNames } from './policy/find-git-redirections.js';
+export type { FindGitRedirectionsOptions } from './policy/find-git-redirections.js';
+export { auditGitRepositories, formatGitAuditFinding } from './policy/audit-git-repositories.js';
+export type { AuditGitRepositoriesOptions, GitAuditFinding } from './policy/audit-git-repositories.js';
+export { classifyGitDirectory } from './policy/classify-git-directory.js';
+export type { GitScanStatistics } from './policy/git-files.js';
 export type { CreateSandboxPolicyOptions, ProtectedPathList } from './policy/create-sandbox-policy.js';
 export { deriveSandboxLayout } from './policy/derive-sandbox-layout.js';
 export { isInsideScopedPath, isInsideAnyScopedPath } from './policy/is-inside-scoped-path.js';
@@ -57,6 +63,7 @@ export type {
   SandboxBackend,
   SandboxBackendKind,
   SandboxCommand,
+  SandboxReleaseReport,
   WrappedCommand,
 } from './backend/sandbox-backend.js';
 export { SandboxUnavailableError } from './backend/sandbox-unavailable-error.js';

@@ -1,13 +1,27 @@
+import type {
+  AgentRunCreated,
+  AgentRunFinish,
+  AgentRunLease,
+  AgentRunRecord,
+  ClaimAgentRunsOptions,
+  ListMailboxOptions,
+  MailboxEntry,
+  NewAgentRun,
+} from './agent-run.js';
+import { AgentRunNotFoundError } from './agent-run-not-found-error.js';
+import { AgentRunRules, type PreparedMailboxEntry } from './agent-run-rules.js';
 import { checkRecordId } from './check-record-id.js';
+import { PlanRules } from './plan-rules.js';
+import type { NewSessionPlan, SessionPlan } from './session-plan.js';
 import { checkListSessionsOptions, checkLoadMessagesOptions, checkUndoneUpdate } from './check-store-options.js';
 import { ChangeNotFoundError } from './change-not-found-error.js';
 import { decodeFileChange, decodeStoredMessage, rewriteArtifactUndone } from './decode-stored-message.js';
 import type { FileChangeRecord, UndoneUpdate } from './file-change-record.js';
 import type { MessageRow } from './message-row.js';
-import { MessageLogRules } from './message-log-rules.js';
+import { MessageLogRules, type MessageLogLookup } from './message-log-rules.js';
 import type { LoadMessagesOptions, NewMessage } from './new-message.js';
 import { applySessionChanges, checkSessionChanges, prepareNewSession } from './prepare-session.js';
-import { prepareMessage, type PreparedMessage } from './prepared-message.js';
+import { prepareMessage } from './prepared-message.js';
 import { SessionExistsError } from './session-exists-error.js';
 import { SessionNotFoundError } from './session-not-found-error.js';
 import type { ListSessionsOptions, NewSession, SessionChanges, SessionRecord } from './session-record.js';
@@ -35,6 +49,10 @@ interface ChangeEntry {
   undone: boolean;
 }
 
+interface MemoryParent {
+  readonly mailbox: MailboxEntry[];
+}
+
 interface MemorySession {
   record: SessionRecord;
   readonly messages: MessageRow[];
@@ -51,6 +69,10 @@ interface MemorySession {
  */
 export class InMemorySessionStore implements SessionStore {
   readonly #sessions = new Map<string, MemorySession>();
+  /** Runs by agent id, in creation order (a Map keeps insertion order). */
+  readonly #runs = new Map<string, AgentRunRecord>();
+  readonly #mailboxes = new Map<string, MemoryParent>();
+  readonly #plans = new Map<string, SessionPlan>();
   readonly #now: StoreClock;
   #closed = false;
 
@@ -98,6 +120,10 @@ export class InMemorySessionStore implements SessionStore {
   async deleteSession(sessionId: string): Promise<boolean> {
     this.#open('deleteSession');
     checkRecordId(sessionId, 'session id');
+    // As the SQL stores cascade: the session's runs (as parent or child), its mailbox and plan go with it.
+    for (const [id, run] of this.#runs) if (run.parentSessionId === sessionId || id === sessionId) this.#runs.delete(id);
+    this.#mailboxes.delete(sessionId);
+    this.#plans.delete(sessionId);
     return this.#sessions.delete(sessionId);
   }
 
@@ -105,9 +131,13 @@ export class InMemorySessionStore implements SessionStore {
     this.#open('appendMessage');
     const prepared = prepareMessage(message);
     const session = this.#session(sessionId);
-    const existing = this.#sameMessage(session, sessionId, prepared);
-    if (existing !== undefined) return existing;
-    this.#checkRules(session, sessionId, prepared);
+    const sameSequence = session.messageSequences.get(prepared.id);
+    const same = sameSequence === undefined ? undefined : this.#row(session, sameSequence);
+    const lookup: MessageLogLookup = {
+      call: (id) => session.toolCalls.get(id),
+      change: (id) => session.changes.get(id)?.sequence,
+    };
+    if (MessageLogRules.checkAppend(sessionId, prepared, same, lookup) && same !== undefined) return decodeStoredMessage(same);
 
     const timestamp = storeTimestamp(this.#now);
     const sequence = session.record.messageCount + 1;
@@ -168,35 +198,138 @@ export class InMemorySessionStore implements SessionStore {
     return entries.map((entry) => decodeFileChange(this.#row(session, entry.sequence), entry.artifactIndex));
   }
 
+  async createAgentRun(input: NewAgentRun): Promise<AgentRunCreated> {
+    this.#open('createAgentRun');
+    const { run, child } = AgentRunRules.prepare(input, storeTimestamp(this.#now));
+    this.#session(run.parentSessionId);
+    if (run.idempotencyKey !== null) {
+      for (const existing of this.#runs.values()) {
+        if (existing.parentSessionId === run.parentSessionId && existing.idempotencyKey === run.idempotencyKey) return { run: existing, created: false };
+      }
+    }
+    if (this.#sessions.has(child.id)) throw new SessionExistsError(child.id);
+    this.#sessions.set(child.id, { record: child, messages: [], messageSequences: new Map(), toolCalls: new Map(), changes: new Map() });
+    this.#runs.set(run.id, run);
+    return { run, created: true };
+  }
+
+  async getAgentRun(agentId: string): Promise<AgentRunRecord | undefined> {
+    this.#open('getAgentRun');
+    return this.#runs.get(checkRecordId(agentId, 'agent id'));
+  }
+
+  async listAgentRuns(parentSessionId: string): Promise<AgentRunRecord[]> {
+    this.#open('listAgentRuns');
+    this.#session(parentSessionId);
+    return [...this.#runs.values()].filter((run) => run.parentSessionId === parentSessionId);
+  }
+
+  async claimAgentRun(agentId: string, lease: AgentRunLease): Promise<AgentRunRecord | undefined> {
+    this.#open('claimAgentRun');
+    AgentRunRules.checkLease(lease);
+    return this.#replaceRun(agentId, (run) => AgentRunRules.claim(run, lease, this.#now()));
+  }
+
+  async claimAgentRuns(options: ClaimAgentRunsOptions): Promise<AgentRunRecord[]> {
+    this.#open('claimAgentRuns');
+    const { owner, leaseMs, limit } = AgentRunRules.checkClaimMany(options);
+    const now = this.#now();
+    const claimed: AgentRunRecord[] = [];
+    for (const run of this.#runs.values()) {
+      if (claimed.length >= limit) break;
+      if (run.leaseOwner !== null && run.leaseOwner !== owner && run.leaseExpiresAt !== null && run.leaseExpiresAt > now.toISOString()) continue;
+      if (run.leaseOwner === owner && run.state === 'running') continue;
+      const next = AgentRunRules.claim(run, { owner, leaseMs }, now);
+      if (next !== undefined) {
+        this.#runs.set(run.id, next);
+        claimed.push(next);
+      }
+    }
+    return claimed;
+  }
+
+  async releaseAgentRun(agentId: string, owner: string): Promise<boolean> {
+    this.#open('releaseAgentRun');
+    checkRecordId(owner, 'lease owner');
+    return this.#replaceRun(agentId, (run) => AgentRunRules.release(run, owner, this.#now())) !== undefined;
+  }
+
+  async finishAgentRun(agentId: string, finish: AgentRunFinish): Promise<AgentRunRecord | undefined> {
+    this.#open('finishAgentRun');
+    let entry: PreparedMailboxEntry | undefined;
+    const run = this.#replaceRun(agentId, (current) => {
+      const ended = AgentRunRules.finish(current, finish, this.#now());
+      entry = ended?.entry;
+      return ended?.run;
+    });
+    if (run !== undefined && entry !== undefined) {
+      const mailbox = this.#mailbox(run.parentSessionId);
+      mailbox.mailbox.push(Object.freeze({ ...entry, sequence: mailbox.mailbox.length + 1 }));
+    }
+    return run;
+  }
+
+  async reopenAgentRun(agentId: string, prompt: string): Promise<AgentRunRecord | undefined> {
+    this.#open('reopenAgentRun');
+    return this.#replaceRun(agentId, (run) => AgentRunRules.reopen(run, prompt, this.#now()));
+  }
+
+  async listMailbox(parentSessionId: string, options: ListMailboxOptions = {}): Promise<MailboxEntry[]> {
+    this.#open('listMailbox');
+    this.#session(parentSessionId);
+    const entries = this.#mailboxes.get(parentSessionId)?.mailbox ?? [];
+    return entries.filter((entry) => options.undelivered !== true || !entry.delivered);
+  }
+
+  async markMailboxDelivered(parentSessionId: string, sequences: readonly number[]): Promise<number[]> {
+    this.#open('markMailboxDelivered');
+    const wanted = AgentRunRules.checkSequences(sequences);
+    this.#session(parentSessionId);
+    const mailbox = this.#mailboxes.get(parentSessionId)?.mailbox ?? [];
+    const marked: number[] = [];
+    for (const sequence of wanted) {
+      const entry = mailbox[sequence - 1];
+      if (entry === undefined || entry.delivered) continue;
+      mailbox[sequence - 1] = Object.freeze({ ...entry, delivered: true });
+      marked.push(sequence);
+    }
+    return marked.sort((a, b) => a - b);
+  }
+
+  async getPlan(sessionId: string): Promise<SessionPlan | undefined> {
+    this.#open('getPlan');
+    this.#session(sessionId);
+    return this.#plans.get(sessionId);
+  }
+
+  async setPlan(sessionId: string, plan: NewSessionPlan): Promise<SessionPlan> {
+    this.#open('setPlan');
+    this.#session(sessionId);
+    const prepared = PlanRules.prepare(sessionId, plan, storeTimestamp(this.#now));
+    this.#plans.set(sessionId, prepared);
+    return prepared;
+  }
+
+  /** Applies `change` to the run; writes and returns the new record, or `undefined` when `change` refuses. */
+  #replaceRun(agentId: string, change: (run: AgentRunRecord) => AgentRunRecord | undefined): AgentRunRecord | undefined {
+    const run = this.#runs.get(checkRecordId(agentId, 'agent id'));
+    if (run === undefined) throw new AgentRunNotFoundError(agentId);
+    const next = change(run);
+    if (next !== undefined) this.#runs.set(agentId, next);
+    return next;
+  }
+
+  #mailbox(parentSessionId: string): MemoryParent {
+    let mailbox = this.#mailboxes.get(parentSessionId);
+    if (mailbox === undefined) {
+      mailbox = { mailbox: [] };
+      this.#mailboxes.set(parentSessionId, mailbox);
+    }
+    return mailbox;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
-  }
-
-  /** The stored message when `prepared` repeats it (same id, same content): an idempotent retry. */
-  #sameMessage(session: MemorySession, sessionId: string, prepared: PreparedMessage): StoredMessage | undefined {
-    const sequence = session.messageSequences.get(prepared.id);
-    if (sequence === undefined) return undefined;
-    const row = this.#row(session, sequence);
-    if (row.role !== prepared.role || row.body !== prepared.body) throw MessageLogRules.messageIdTaken(sessionId, prepared.id, sequence);
-    return decodeStoredMessage(row);
-  }
-
-  #checkRules(session: MemorySession, sessionId: string, prepared: PreparedMessage): void {
-    for (const call of prepared.toolCalls) {
-      const taken = session.toolCalls.get(call.id);
-      if (taken !== undefined) throw MessageLogRules.toolCallIdTaken(sessionId, call.id, taken.callSequence);
-    }
-    const answered = prepared.answeredCall;
-    if (answered !== null) {
-      const call = session.toolCalls.get(answered.id);
-      if (call === undefined) throw MessageLogRules.unknownToolCall(sessionId, answered.id);
-      if (call.toolId !== answered.toolId) throw MessageLogRules.toolIdMismatch(sessionId, answered.id, call.toolId, answered.toolId);
-      if (call.resultSequence !== null) throw MessageLogRules.toolResultExists(sessionId, answered.id, call.resultSequence);
-    }
-    for (const change of prepared.fileChanges) {
-      const taken = session.changes.get(change.changeId);
-      if (taken !== undefined) throw MessageLogRules.changeIdTaken(sessionId, change.changeId, taken.sequence);
-    }
   }
 
   #session(sessionId: string): MemorySession {

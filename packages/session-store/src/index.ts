@@ -24,6 +24,31 @@ export type {
 } from './new-message.js';
 export { FILE_CHANGE_ARTIFACT_KIND, isFileChangeArtifact, type FileChangeArtifact, type FileChangeFacts } from './file-change-artifact.js';
 export type { FileChangeRecord, UndoneUpdate } from './file-change-record.js';
+export {
+  AGENT_RUN_STATES,
+  FINAL_AGENT_RUN_STATES,
+  isFinalAgentRunState,
+  type AgentRunCreated,
+  type AgentRunFinish,
+  type AgentRunLease,
+  type AgentRunRecord,
+  type AgentRunResult,
+  type AgentRunState,
+  type ClaimAgentRunsOptions,
+  type FinalAgentRunState,
+  type ListMailboxOptions,
+  type MailboxEntry,
+  type NewAgentRun,
+} from './agent-run.js';
+export {
+  MAX_PLAN_STEPS,
+  MAX_PLAN_TEXT,
+  PLAN_STEP_STATUSES,
+  type NewSessionPlan,
+  type PlanStep,
+  type PlanStepStatus,
+  type SessionPlan,
+} from './session-plan.js';
 export { InMemorySessionStore, type InMemorySessionStoreOptions } from './in-memory-session-store.js';
 
 // Errors (§ style: one base class, `isInstance` through a registered symbol).
@@ -34,6 +59,7 @@ export { SessionExistsError } from './session-exists-error.js';
 export { MessageConflictError, type MessageConflictReason } from './message-conflict-error.js';
 export { ChangeNotFoundError } from './change-not-found-error.js';
 export { UndoneConflictError } from './undone-conflict-error.js';
+export { AgentRunNotFoundError } from './agent-run-not-found-error.js';
 export { StoreUnavailableError, type StoreUnavailableReason } from './store-unavailable-error.js';
 export { StoreCorruptError } from './store-corrupt-error.js';
 export { IncompatibleSchemaError } from './incompatible-schema-error.js';
@@ -47,6 +73,8 @@ export { prepareMessage, type PreparedFileChange, type PreparedMessage, type Pre
 export type { MessageRow } from './message-row.js';
 export { decodeSessionRow, type SessionRow } from './session-row.js';
 export { decodeStoredMessage, decodeFileChange, rewriteArtifactUndone } from './decode-stored-message.js';
-export { MessageLogRules } from './message-log-rules.js';
+export { MessageLogRules, type MessageLogLookup } from './message-log-rules.js';
+export { AgentRunRules, MAX_AGENT_TEXT, type PreparedAgentRun, type PreparedMailboxEntry } from './agent-run-rules.js';
+export { PlanRules } from './plan-rules.js';
 export { checkListSessionsOptions, checkLoadMessagesOptions, checkUndoneUpdate } from './check-store-options.js';
 export { checkRecordId, MAX_RECORD_ID_LENGTH } from './check-record-id.js';

@@ -1,11 +1,59 @@
 import { InvalidRecordError } from './invalid-record-error.js';
 import { MessageConflictError } from './message-conflict-error.js';
+import type { PreparedMessage } from './prepared-message.js';
+
+/**
+ * What a store knows, inside its append transaction, about the ids a prepared message uses: the
+ * calls it makes or answers and the change ids it stores. A SQL store fetches these rows first.
+ */
+export interface MessageLogLookup {
+  /** The stored call with this id: its tool, the message making it and the one answering it. */
+  call(toolCallId: string): { readonly toolId: string; readonly callSequence: number; readonly resultSequence: number | null } | undefined;
+  /** The sequence of the message storing a file change with this id. */
+  change(changeId: string): number | undefined;
+}
+
+/**
+ * Applies the message log's rules to an append, once for every store: a message id repeated with
+ * the same content is an idempotent retry (`true`: return the stored message); with other content
+ * a conflict. Otherwise call ids must be new, an answered call must exist, match its tool and
+ * have no result yet, and change ids must be new. Throws the rule's error; `false` means append.
+ */
+export function checkAppend(
+  sessionId: string,
+  prepared: PreparedMessage,
+  existing: { readonly sequence: number; readonly role: string; readonly body: string } | undefined,
+  lookup: MessageLogLookup,
+): boolean {
+  if (existing !== undefined) {
+    if (existing.role !== prepared.role || existing.body !== prepared.body) throw MessageLogRules.messageIdTaken(sessionId, prepared.id, existing.sequence);
+    return true;
+  }
+  for (const call of prepared.toolCalls) {
+    const taken = lookup.call(call.id);
+    if (taken !== undefined) throw MessageLogRules.toolCallIdTaken(sessionId, call.id, taken.callSequence);
+  }
+  const answered = prepared.answeredCall;
+  if (answered !== null) {
+    const call = lookup.call(answered.id);
+    if (call === undefined) throw MessageLogRules.unknownToolCall(sessionId, answered.id);
+    if (call.toolId !== answered.toolId) throw MessageLogRules.toolIdMismatch(sessionId, answered.id, call.toolId, answered.toolId);
+    if (call.resultSequence !== null) throw MessageLogRules.toolResultExists(sessionId, answered.id, call.resultSequence);
+  }
+  for (const change of prepared.fileChanges) {
+    const taken = lookup.change(change.changeId);
+    if (taken !== undefined) throw MessageLogRules.changeIdTaken(sessionId, change.changeId, taken);
+  }
+  return false;
+}
 
 /**
  * The errors of the message log's rules, worded once for every store. A store enforces the rules
  * inside the append transaction and throws what these return.
  */
 export const MessageLogRules = Object.freeze({
+  checkAppend,
+
   /** The message id is taken by a message with other content. */
   messageIdTaken(sessionId: string, messageId: string, sequence: number): MessageConflictError {
     return new MessageConflictError(

@@ -10,6 +10,7 @@ export type SessionStoreErrorCode =
   | 'session_exists'
   | 'message_conflict'
   | 'change_not_found'
+  | 'agent_run_not_found'
   | 'undone_conflict'
   | 'store_unavailable'
   | 'store_corrupt'

@@ -1,4 +1,15 @@
+import type {
+  AgentRunCreated,
+  AgentRunFinish,
+  AgentRunLease,
+  AgentRunRecord,
+  ClaimAgentRunsOptions,
+  ListMailboxOptions,
+  MailboxEntry,
+  NewAgentRun,
+} from './agent-run.js';
 import type { FileChangeRecord, UndoneUpdate } from './file-change-record.js';
+import type { NewSessionPlan, SessionPlan } from './session-plan.js';
 import type { LoadMessagesOptions, NewMessage } from './new-message.js';
 import type { ListSessionsOptions, NewSession, SessionChanges, SessionRecord } from './session-record.js';
 import type { StoredMessage } from './stored-message.js';
@@ -60,6 +71,63 @@ export interface SessionStore {
    * order of `changeIds`.
    */
   setUndone(sessionId: string, update: UndoneUpdate): Promise<FileChangeRecord[]>;
+
+  // Sub-agents (architecture §4): runs, their leases and the parents' completion mailboxes. A run
+  // belongs to its parent session and to its child session: deleting either deletes the run, and
+  // deleting the parent deletes its mailbox. Every change below is compare-and-set under the
+  // store's write lock, so that of several hosts exactly one wins.
+
+  /**
+   * Creates the child session and its run (state `queued`) in one transaction. With an
+   * `idempotencyKey` already used under the same parent, creates nothing and returns that run
+   * with `created: false`. `SessionNotFoundError` when the parent does not exist,
+   * `SessionExistsError` when the agent id is taken by a session.
+   */
+  createAgentRun(run: NewAgentRun): Promise<AgentRunCreated>;
+
+  /** The run, or `undefined`. A session is a child exactly when a run has its id. */
+  getAgentRun(agentId: string): Promise<AgentRunRecord | undefined>;
+
+  /** The parent's runs, oldest first. `SessionNotFoundError` when the parent does not exist. */
+  listAgentRuns(parentSessionId: string): Promise<AgentRunRecord[]>;
+
+  /**
+   * Takes (or renews) the run's lease for `owner` until now + `leaseMs`, and sets it `running`.
+   * `undefined` when the run has ended or another host's lease has not expired. A new holder
+   * counts one more `attempt`. `AgentRunNotFoundError` for an unknown id.
+   */
+  claimAgentRun(agentId: string, lease: AgentRunLease): Promise<AgentRunRecord | undefined>;
+
+  /**
+   * Takes up to `limit` runs that no live lease holds (never started, or their host stopped
+   * renewing), oldest first, for `owner`. Hosts calling it at once never get the same run.
+   */
+  claimAgentRuns(options: ClaimAgentRunsOptions): Promise<AgentRunRecord[]>;
+
+  /** Gives up `owner`'s lease (the run stays `running` for another host to take). `false` when `owner` did not hold it. */
+  releaseAgentRun(agentId: string, owner: string): Promise<boolean>;
+
+  /**
+   * Ends the run's round with its result and adds the result to the parent's mailbox, in one
+   * transaction. `undefined` (and nothing written) when the round has ended already or `owner` no
+   * longer holds the lease: each round has one result, delivered once.
+   */
+  finishAgentRun(agentId: string, finish: AgentRunFinish): Promise<AgentRunRecord | undefined>;
+
+  /** Starts the next round (`queued`) with a follow-up message. `undefined` while the current round has not ended. */
+  reopenAgentRun(agentId: string, prompt: string): Promise<AgentRunRecord | undefined>;
+
+  /** The parent's mailbox entries in order. `SessionNotFoundError` when the session does not exist. */
+  listMailbox(parentSessionId: string, options?: ListMailboxOptions): Promise<MailboxEntry[]>;
+
+  /** Marks entries delivered; returns the sequences that this call marked (not those marked before). */
+  markMailboxDelivered(parentSessionId: string, sequences: readonly number[]): Promise<number[]>;
+
+  /** The session's plan (spec §3 `update_plan`), or `undefined` before the first. */
+  getPlan(sessionId: string): Promise<SessionPlan | undefined>;
+
+  /** Replaces the session's plan. `InvalidRecordError` when it breaks the plan rules (`PlanRules`). */
+  setPlan(sessionId: string, plan: NewSessionPlan): Promise<SessionPlan>;
 
   /** Releases the database. Later calls throw `StoreClosedError`. Calling it twice is harmless. */
   close(): Promise<void>;

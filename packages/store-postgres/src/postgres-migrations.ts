@@ -65,4 +65,40 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
     description: 'list sessions by last update without a full scan',
     sql: `CREATE INDEX sessions_by_update ON {schema}.sessions (updated_at DESC, id);`,
   },
+  {
+    version: 3,
+    description: 'sub-agent runs, the completion mailbox and plans',
+    sql: `
+      CREATE TABLE {schema}.agent_runs (
+        id text NOT NULL PRIMARY KEY REFERENCES {schema}.sessions (id) ON DELETE CASCADE,
+        parent_session_id text NOT NULL REFERENCES {schema}.sessions (id) ON DELETE CASCADE,
+        idempotency_key text,
+        state text NOT NULL,
+        lease_owner text,
+        lease_expires_at text,
+        created_at text NOT NULL,
+        created_order bigserial NOT NULL,
+        body text NOT NULL,
+        UNIQUE (parent_session_id, idempotency_key)
+      );
+      CREATE INDEX agent_runs_by_parent ON {schema}.agent_runs (parent_session_id, created_at, created_order);
+      CREATE INDEX agent_runs_by_state ON {schema}.agent_runs (state, created_at, created_order);
+      CREATE TABLE {schema}.agent_mailbox (
+        parent_session_id text NOT NULL REFERENCES {schema}.sessions (id) ON DELETE CASCADE,
+        sequence integer NOT NULL,
+        agent_id text NOT NULL,
+        round integer NOT NULL,
+        body text NOT NULL,
+        delivered boolean NOT NULL,
+        created_at text NOT NULL,
+        PRIMARY KEY (parent_session_id, sequence),
+        UNIQUE (agent_id, round)
+      );
+      CREATE TABLE {schema}.session_plans (
+        session_id text NOT NULL PRIMARY KEY REFERENCES {schema}.sessions (id) ON DELETE CASCADE,
+        body text NOT NULL,
+        updated_at text NOT NULL
+      );
+    `,
+  },
 ]);

@@ -29,6 +29,19 @@ import {
   type NewMessage,
   type NewSession,
   type PreparedMessage,
+  AgentRunNotFoundError,
+  AgentRunRules,
+  PlanRules,
+  type AgentRunCreated,
+  type AgentRunFinish,
+  type AgentRunLease,
+  type AgentRunRecord,
+  type ClaimAgentRunsOptions,
+  type ListMailboxOptions,
+  type MailboxEntry,
+  type NewAgentRun,
+  type NewSessionPlan,
+  type SessionPlan,
   type SessionChanges,
   type SessionRecord,
   type SessionRow,
@@ -57,6 +70,9 @@ interface ChangeColumns extends MessageColumns {
   readonly artifact_index: number;
   readonly undone: boolean;
 }
+
+/** An idempotent retry is decided before any id is looked up. */
+const NO_LOOKUP = { call: () => undefined, change: () => undefined };
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const SESSION_COLUMNS = 'id, workspace_roots, mode, agent_role, created_at, updated_at, message_count';
@@ -114,7 +130,15 @@ export class PostgresSessionStore implements SessionStore {
   readonly #pool: Pool;
   readonly #server: string;
   readonly #now: StoreClock;
-  readonly #table: { readonly sessions: string; readonly messages: string; readonly toolCalls: string; readonly fileChanges: string };
+  readonly #table: {
+    readonly sessions: string;
+    readonly messages: string;
+    readonly toolCalls: string;
+    readonly fileChanges: string;
+    readonly agentRuns: string;
+    readonly mailbox: string;
+    readonly plans: string;
+  };
   #closed = false;
 
   private constructor(pool: Pool, schema: string, server: string, now: StoreClock, schemaVersion: number) {
@@ -129,6 +153,9 @@ export class PostgresSessionStore implements SessionStore {
       messages: `${quoted}.messages`,
       toolCalls: `${quoted}.tool_calls`,
       fileChanges: `${quoted}.file_changes`,
+      agentRuns: `${quoted}.agent_runs`,
+      mailbox: `${quoted}.agent_mailbox`,
+      plans: `${quoted}.session_plans`,
     };
   }
 
@@ -210,9 +237,7 @@ export class PostgresSessionStore implements SessionStore {
       if (session === undefined) throw new SessionNotFoundError(sessionId);
       if (session.existing_sequence !== null) {
         // The same id again: the same content is an idempotent retry, other content a conflict.
-        if (session.existing_role !== prepared.role || session.existing_body !== prepared.body) {
-          throw MessageLogRules.messageIdTaken(sessionId, prepared.id, session.existing_sequence);
-        }
+        MessageLogRules.checkAppend(sessionId, prepared, { sequence: session.existing_sequence, role: session.existing_role ?? '', body: session.existing_body ?? '' }, NO_LOOKUP);
         return decodeStoredMessage({
           sessionId,
           id: prepared.id,
@@ -308,6 +333,187 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
+  async createAgentRun(input: NewAgentRun): Promise<AgentRunCreated> {
+    const { run, child } = AgentRunRules.prepare(input, storeTimestamp(this.#now));
+    return this.#write('createAgentRun', async (client) => {
+      // The parent's row lock orders delegates of one parent: an idempotency key is looked up and used under it.
+      await this.#lockSession(client, run.parentSessionId);
+      if (run.idempotencyKey !== null) {
+        const existing = await client.query<{ body: string }>(`SELECT body FROM ${this.#table.agentRuns} WHERE parent_session_id = $1 AND idempotency_key = $2`, [
+          run.parentSessionId,
+          run.idempotencyKey,
+        ]);
+        if (existing.rows[0] !== undefined) return { run: AgentRunRules.decode(existing.rows[0].body), created: false };
+      }
+      const inserted = await client.query<{ id: string }>(
+        `INSERT INTO ${this.#table.sessions} (${SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, 0) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [child.id, JSON.stringify(child.workspaceRoots), child.mode, child.agentRole, child.createdAt, child.updatedAt],
+      );
+      if (inserted.rows.length === 0) throw new SessionExistsError(child.id);
+      await client.query(
+        `INSERT INTO ${this.#table.agentRuns} (id, parent_session_id, idempotency_key, state, lease_owner, lease_expires_at, created_at, body)
+         VALUES ($1, $2, $3, $4, NULL, NULL, $5, $6)`,
+        [run.id, run.parentSessionId, run.idempotencyKey, run.state, run.createdAt, AgentRunRules.encode(run)],
+      );
+      return { run, created: true };
+    });
+  }
+
+  async getAgentRun(agentId: string): Promise<AgentRunRecord | undefined> {
+    const rows = await this.#query<{ body: string }>('getAgentRun', `SELECT body FROM ${this.#table.agentRuns} WHERE id = $1`, [checkRecordId(agentId, 'agent id')]);
+    return rows[0] === undefined ? undefined : AgentRunRules.decode(rows[0].body);
+  }
+
+  async listAgentRuns(parentSessionId: string): Promise<AgentRunRecord[]> {
+    checkRecordId(parentSessionId, 'parent session id');
+    const rows = await this.#query<{ found: string; body: string | null }>(
+      'listAgentRuns',
+      `SELECT s.id AS found, r.body FROM ${this.#table.sessions} s
+         LEFT JOIN ${this.#table.agentRuns} r ON r.parent_session_id = s.id
+        WHERE s.id = $1 ORDER BY r.created_at, r.created_order`,
+      [parentSessionId],
+    );
+    if (rows.length === 0) throw new SessionNotFoundError(parentSessionId);
+    return rows.flatMap((row) => (row.body === null ? [] : [AgentRunRules.decode(row.body)]));
+  }
+
+  async claimAgentRun(agentId: string, lease: AgentRunLease): Promise<AgentRunRecord | undefined> {
+    AgentRunRules.checkLease(lease);
+    return this.#write('claimAgentRun', (client) => this.#replaceRun(client, agentId, (run) => AgentRunRules.claim(run, lease, this.#now())));
+  }
+
+  async claimAgentRuns(options: ClaimAgentRunsOptions): Promise<AgentRunRecord[]> {
+    const { owner, leaseMs, limit } = AgentRunRules.checkClaimMany(options);
+    return this.#write('claimAgentRuns', async (client) => {
+      const now = this.#now();
+      // SKIP LOCKED: hosts claiming at once each take different rows, nobody waits for another's.
+      const found = await client.query<{ body: string }>(
+        `SELECT body FROM ${this.#table.agentRuns}
+          WHERE state IN ('queued', 'running') AND (lease_owner IS NULL OR (lease_owner <> $1 AND lease_expires_at <= $2))
+          ORDER BY created_at, created_order LIMIT $3 FOR UPDATE SKIP LOCKED`,
+        [owner, now.toISOString(), limit],
+      );
+      const claimed: AgentRunRecord[] = [];
+      for (const row of found.rows) {
+        const next = AgentRunRules.claim(AgentRunRules.decode(row.body), { owner, leaseMs }, now);
+        if (next === undefined) continue;
+        await this.#writeRun(client, next);
+        claimed.push(next);
+      }
+      return claimed;
+    });
+  }
+
+  async releaseAgentRun(agentId: string, owner: string): Promise<boolean> {
+    checkRecordId(owner, 'lease owner');
+    const released = await this.#write('releaseAgentRun', (client) => this.#replaceRun(client, agentId, (run) => AgentRunRules.release(run, owner, this.#now())));
+    return released !== undefined;
+  }
+
+  async finishAgentRun(agentId: string, finish: AgentRunFinish): Promise<AgentRunRecord | undefined> {
+    return this.#write('finishAgentRun', async (client) => {
+      // Lock the parent first, then the run (the order a delete takes): its row lock numbers the
+      // mailbox gaplessly across hosts.
+      const parent = await client.query<{ parent_session_id: string }>(`SELECT parent_session_id FROM ${this.#table.agentRuns} WHERE id = $1`, [
+        checkRecordId(agentId, 'agent id'),
+      ]);
+      if (parent.rows[0] === undefined) throw new AgentRunNotFoundError(agentId);
+      await this.#lockSession(client, parent.rows[0].parent_session_id);
+      const current = await this.#lockRun(client, agentId);
+      const ended = AgentRunRules.finish(current, finish, this.#now());
+      if (ended === undefined) return undefined;
+      await this.#writeRun(client, ended.run);
+      const { entry } = ended;
+      await client.query(
+        `INSERT INTO ${this.#table.mailbox} (parent_session_id, sequence, agent_id, round, body, delivered, created_at)
+         SELECT $1, COALESCE(MAX(sequence), 0) + 1, $2, $3, $4, false, $5 FROM ${this.#table.mailbox} WHERE parent_session_id = $1`,
+        [entry.parentSessionId, entry.agentId, entry.round, AgentRunRules.encodeEntry(entry), entry.createdAt],
+      );
+      return ended.run;
+    });
+  }
+
+  async reopenAgentRun(agentId: string, prompt: string): Promise<AgentRunRecord | undefined> {
+    return this.#write('reopenAgentRun', (client) => this.#replaceRun(client, agentId, (run) => AgentRunRules.reopen(run, prompt, this.#now())));
+  }
+
+  async listMailbox(parentSessionId: string, options: ListMailboxOptions = {}): Promise<MailboxEntry[]> {
+    checkRecordId(parentSessionId, 'session id');
+    const rows = await this.#query<MailboxColumns & { found: string }>(
+      'listMailbox',
+      `SELECT s.id AS found, b.parent_session_id, b.sequence, b.agent_id, b.round, b.body, b.delivered, b.created_at
+         FROM ${this.#table.sessions} s
+         LEFT JOIN ${this.#table.mailbox} b ON b.parent_session_id = s.id AND ($2::boolean = false OR b.delivered = false)
+        WHERE s.id = $1 ORDER BY b.sequence`,
+      [parentSessionId, options.undelivered === true],
+    );
+    if (rows.length === 0) throw new SessionNotFoundError(parentSessionId);
+    return rows.filter((row) => row.parent_session_id !== null).map(toMailboxEntry);
+  }
+
+  async markMailboxDelivered(parentSessionId: string, sequences: readonly number[]): Promise<number[]> {
+    checkRecordId(parentSessionId, 'session id');
+    const wanted = AgentRunRules.checkSequences(sequences);
+    return this.#write('markMailboxDelivered', async (client) => {
+      await this.#lockSession(client, parentSessionId);
+      const marked = await client.query<{ sequence: number }>(
+        `UPDATE ${this.#table.mailbox} SET delivered = true WHERE parent_session_id = $1 AND sequence = ANY($2::integer[]) AND delivered = false RETURNING sequence`,
+        [parentSessionId, [...wanted]],
+      );
+      return marked.rows.map((row) => row.sequence).sort((a, b) => a - b);
+    });
+  }
+
+  async getPlan(sessionId: string): Promise<SessionPlan | undefined> {
+    checkRecordId(sessionId, 'session id');
+    const rows = await this.#query<{ found: string; body: string | null; updated_at: string | null }>(
+      'getPlan',
+      `SELECT s.id AS found, p.body, p.updated_at FROM ${this.#table.sessions} s LEFT JOIN ${this.#table.plans} p ON p.session_id = s.id WHERE s.id = $1`,
+      [sessionId],
+    );
+    const row = rows[0];
+    if (row === undefined) throw new SessionNotFoundError(sessionId);
+    return row.body === null ? undefined : PlanRules.decode(sessionId, row.body, row.updated_at ?? '');
+  }
+
+  async setPlan(sessionId: string, plan: NewSessionPlan): Promise<SessionPlan> {
+    checkRecordId(sessionId, 'session id');
+    const prepared = PlanRules.prepare(sessionId, plan, storeTimestamp(this.#now));
+    return this.#write('setPlan', async (client) => {
+      await this.#lockSession(client, sessionId);
+      await client.query(
+        `INSERT INTO ${this.#table.plans} (session_id, body, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (session_id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at`,
+        [sessionId, PlanRules.encode(prepared), prepared.updatedAt],
+      );
+      return prepared;
+    });
+  }
+
+  async #lockRun(client: PoolClient, agentId: string): Promise<AgentRunRecord> {
+    const found = await client.query<{ body: string }>(`SELECT body FROM ${this.#table.agentRuns} WHERE id = $1 FOR UPDATE`, [checkRecordId(agentId, 'agent id')]);
+    const row = found.rows[0];
+    if (row === undefined) throw new AgentRunNotFoundError(agentId);
+    return AgentRunRules.decode(row.body);
+  }
+
+  /** Locks the run's row, applies `change` and writes the new record; `undefined` when `change` refuses. */
+  async #replaceRun(client: PoolClient, agentId: string, change: (run: AgentRunRecord) => AgentRunRecord | undefined): Promise<AgentRunRecord | undefined> {
+    const next = change(await this.#lockRun(client, agentId));
+    if (next !== undefined) await this.#writeRun(client, next);
+    return next;
+  }
+
+  async #writeRun(client: PoolClient, run: AgentRunRecord): Promise<void> {
+    await client.query(`UPDATE ${this.#table.agentRuns} SET state = $1, lease_owner = $2, lease_expires_at = $3, body = $4 WHERE id = $5`, [
+      run.state,
+      run.leaseOwner,
+      run.leaseExpiresAt,
+      AgentRunRules.encode(run),
+      run.id,
+    ]);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -354,6 +560,7 @@ export class PostgresSessionStore implements SessionStore {
     return decodeStoredMessage(row);
   }
 
+  /** Fetches the rows the message log's rules look at, then applies them (`MessageLogRules.checkAppend`). */
   async #checkRules(client: PoolClient, sessionId: string, prepared: PreparedMessage): Promise<void> {
     const answered = prepared.answeredCall;
     const callIds = [...prepared.toolCalls.map((call) => call.id), ...(answered === null ? [] : [answered.id])];
@@ -368,21 +575,14 @@ export class PostgresSessionStore implements SessionStore {
       [sessionId, callIds, changeIds],
     );
     const calls = new Map(found.rows.filter((row) => row.kind === 'call').map((row) => [row.id, row]));
-    const changes = new Map(found.rows.filter((row) => row.kind === 'change').map((row) => [row.id, row]));
-    for (const call of prepared.toolCalls) {
-      const taken = calls.get(call.id);
-      if (taken !== undefined) throw MessageLogRules.toolCallIdTaken(sessionId, call.id, taken.sequence);
-    }
-    if (answered !== null) {
-      const call = calls.get(answered.id);
-      if (call === undefined) throw MessageLogRules.unknownToolCall(sessionId, answered.id);
-      if (call.tool_id !== answered.toolId) throw MessageLogRules.toolIdMismatch(sessionId, answered.id, call.tool_id ?? '', answered.toolId);
-      if (call.result_sequence !== null) throw MessageLogRules.toolResultExists(sessionId, answered.id, call.result_sequence);
-    }
-    for (const change of prepared.fileChanges) {
-      const taken = changes.get(change.changeId);
-      if (taken !== undefined) throw MessageLogRules.changeIdTaken(sessionId, change.changeId, taken.sequence);
-    }
+    const changes = new Map(found.rows.filter((row) => row.kind === 'change').map((row) => [row.id, row.sequence]));
+    MessageLogRules.checkAppend(sessionId, prepared, undefined, {
+      call: (id) => {
+        const row = calls.get(id);
+        return row === undefined ? undefined : { toolId: row.tool_id ?? '', callSequence: row.sequence, resultSequence: row.result_sequence };
+      },
+      change: (id) => changes.get(id),
+    });
   }
 
   async #lockSession(client: PoolClient, sessionId: string): Promise<SessionRow> {
@@ -439,6 +639,28 @@ async function inTransaction<T>(pool: Pool, server: string, action: (client: Poo
   } finally {
     client.release(broken ? true : undefined);
   }
+}
+
+interface MailboxColumns {
+  readonly parent_session_id: string;
+  readonly sequence: number;
+  readonly agent_id: string;
+  readonly round: number;
+  readonly body: string;
+  readonly delivered: boolean;
+  readonly created_at: string;
+}
+
+function toMailboxEntry(row: MailboxColumns): MailboxEntry {
+  return AgentRunRules.decodeEntry({
+    parentSessionId: row.parent_session_id,
+    sequence: row.sequence,
+    agentId: row.agent_id,
+    round: row.round,
+    body: row.body,
+    delivered: row.delivered,
+    createdAt: row.created_at,
+  });
 }
 
 function toMessageRow(row: MessageColumns): MessageRow {

@@ -62,6 +62,41 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = Object.freeze([
     description: 'list sessions by last update without a full scan',
     sql: `CREATE INDEX sessions_by_update ON sessions (updated_at DESC, id);`,
   },
+  {
+    version: 3,
+    description: 'sub-agent runs, the completion mailbox and plans',
+    sql: `
+      CREATE TABLE agent_runs (
+        id TEXT NOT NULL PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+        parent_session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        idempotency_key TEXT,
+        state TEXT NOT NULL,
+        lease_owner TEXT,
+        lease_expires_at TEXT,
+        created_at TEXT NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (parent_session_id, idempotency_key)
+      ) STRICT;
+      CREATE INDEX agent_runs_by_parent ON agent_runs (parent_session_id, created_at, id);
+      CREATE INDEX agent_runs_by_state ON agent_runs (state, created_at, id);
+      CREATE TABLE agent_mailbox (
+        parent_session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        sequence INTEGER NOT NULL,
+        agent_id TEXT NOT NULL,
+        round INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        delivered INTEGER NOT NULL CHECK (delivered IN (0, 1)),
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (parent_session_id, sequence),
+        UNIQUE (agent_id, round)
+      ) STRICT, WITHOUT ROWID;
+      CREATE TABLE session_plans (
+        session_id TEXT NOT NULL PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+        body TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ]);
 
 /** `PRAGMA application_id` of an OpenWork session database ("OWSS"), so another program's SQLite file is never mistaken for one. */

@@ -108,7 +108,7 @@ describe('SqliteSessionStore', () => {
       await old.close();
 
       const store = await openStore({ openworkHome: home });
-      expect(store.schemaVersion).toBe(2);
+      expect(store.schemaVersion).toBe(SQLITE_MIGRATIONS.at(-1)?.version);
       expect(await store.loadMessages('old')).toStrictEqual(stored);
       const raw = new Database(store.path, { readonly: true });
       expect(raw.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name = 'sessions_by_update'").get()).toEqual({ name: 'sessions_by_update' });
@@ -130,9 +130,9 @@ describe('SqliteSessionStore', () => {
 
       const error = await caught(() => SqliteSessionStore.open({ openworkHome: home }));
       expect(IncompatibleSchemaError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ code: 'incompatible_schema', foundVersion: 99, supportedVersion: 2 });
+      expect(error).toMatchObject({ code: 'incompatible_schema', foundVersion: 99, supportedVersion: 3 });
       expect((error as Error).message).toBe(
-        `session database ${path} has schema version 99, written by a newer OpenWork; this version knows up to 2. ` +
+        `session database ${path} has schema version 99, written by a newer OpenWork; this version knows up to 3. ` +
           'It was left untouched: upgrade @openwork/store-sqlite to open it',
       );
       expect(await sha256(path)).toBe(before);
@@ -163,8 +163,8 @@ describe('SqliteSessionStore', () => {
       const outcomes = await runWorkers(Array.from({ length: 4 }, (_, writer) => ({ kind: 'append', path, sessionId: 'none', writer, count: 0 })));
       expect(outcomes).toEqual(Array.from({ length: 4 }, () => ({ ok: true })));
       const raw = new Database(path, { readonly: true });
-      expect(raw.pragma('user_version', { simple: true })).toBe(2);
-      expect(raw.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get()).toEqual({ n: 4 });
+      expect(raw.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.at(-1)?.version);
+      expect(raw.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get()).toEqual({ n: 7 });
       raw.close();
     });
   });

@@ -26,11 +26,25 @@ import {
   type FileChangeRecord,
   type ListSessionsOptions,
   type LoadMessagesOptions,
+  type MessageLogLookup,
   type MessageRole,
   type MessageRow,
   type NewMessage,
   type NewSession,
   type PreparedMessage,
+  AgentRunNotFoundError,
+  AgentRunRules,
+  PlanRules,
+  type AgentRunCreated,
+  type AgentRunFinish,
+  type AgentRunLease,
+  type AgentRunRecord,
+  type ClaimAgentRunsOptions,
+  type ListMailboxOptions,
+  type MailboxEntry,
+  type NewAgentRun,
+  type NewSessionPlan,
+  type SessionPlan,
   type SessionChanges,
   type SessionRecord,
   type SessionRow,
@@ -173,9 +187,19 @@ export class SqliteSessionStore implements SessionStore {
     const prepared = prepareMessage(message);
     return this.#write('appendMessage', () => {
       const session = this.#requireSession(sessionId);
-      const existing = this.#sameMessage(sessionId, prepared);
-      if (existing !== undefined) return existing;
-      this.#checkRules(sessionId, prepared);
+      const same = this.#statement(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND id = ?`).get(sessionId, prepared.id) as
+        | MessageColumns
+        | undefined;
+      const findCall = this.#statement('SELECT tool_id, call_sequence, result_sequence FROM tool_calls WHERE session_id = ? AND tool_call_id = ?');
+      const findChange = this.#statement('SELECT message_sequence FROM file_changes WHERE session_id = ? AND change_id = ?');
+      const lookup: MessageLogLookup = {
+        call: (id) => {
+          const row = findCall.get(sessionId, id) as { tool_id: string; call_sequence: number; result_sequence: number | null } | undefined;
+          return row === undefined ? undefined : { toolId: row.tool_id, callSequence: row.call_sequence, resultSequence: row.result_sequence };
+        },
+        change: (id) => (findChange.get(sessionId, id) as { message_sequence: number } | undefined)?.message_sequence,
+      };
+      if (MessageLogRules.checkAppend(sessionId, prepared, same, lookup) && same !== undefined) return decodeStoredMessage(toMessageRow(same));
       return this.#insertMessage(session, prepared);
     });
   }
@@ -236,6 +260,169 @@ export class SqliteSessionStore implements SessionStore {
     });
   }
 
+  async createAgentRun(input: NewAgentRun): Promise<AgentRunCreated> {
+    return this.#write('createAgentRun', () => {
+      const { run, child } = AgentRunRules.prepare(input, storeTimestamp(this.#now));
+      this.#requireSession(run.parentSessionId);
+      if (run.idempotencyKey !== null) {
+        const existing = this.#statement('SELECT body FROM agent_runs WHERE parent_session_id = ? AND idempotency_key = ?').get(run.parentSessionId, run.idempotencyKey) as
+          | { body: string }
+          | undefined;
+        if (existing !== undefined) return { run: AgentRunRules.decode(existing.body), created: false };
+      }
+      if (this.#sessionRow(child.id) !== undefined) throw new SessionExistsError(child.id);
+      this.#statement(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 0)`).run(
+        child.id,
+        JSON.stringify(child.workspaceRoots),
+        child.mode,
+        child.agentRole,
+        child.createdAt,
+        child.updatedAt,
+      );
+      this.#statement(
+        'INSERT INTO agent_runs (id, parent_session_id, idempotency_key, state, lease_owner, lease_expires_at, created_at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(run.id, run.parentSessionId, run.idempotencyKey, run.state, null, null, run.createdAt, AgentRunRules.encode(run));
+      return { run, created: true };
+    });
+  }
+
+  async getAgentRun(agentId: string): Promise<AgentRunRecord | undefined> {
+    return this.#run('getAgentRun', () => this.#agentRun(checkRecordId(agentId, 'agent id')));
+  }
+
+  async listAgentRuns(parentSessionId: string): Promise<AgentRunRecord[]> {
+    return this.#run('listAgentRuns', () =>
+      this.#database.transaction(() => {
+        this.#requireSession(parentSessionId);
+        const rows = this.#statement('SELECT body FROM agent_runs WHERE parent_session_id = ? ORDER BY created_at, rowid').all(parentSessionId) as { body: string }[];
+        return rows.map((row) => AgentRunRules.decode(row.body));
+      })(),
+    );
+  }
+
+  async claimAgentRun(agentId: string, lease: AgentRunLease): Promise<AgentRunRecord | undefined> {
+    AgentRunRules.checkLease(lease);
+    return this.#write('claimAgentRun', () => this.#replaceRun(agentId, (run) => AgentRunRules.claim(run, lease, this.#now())));
+  }
+
+  async claimAgentRuns(options: ClaimAgentRunsOptions): Promise<AgentRunRecord[]> {
+    const { owner, leaseMs, limit } = AgentRunRules.checkClaimMany(options);
+    // BEGIN IMMEDIATE holds the write lock: of two processes claiming at once, the second sees the first's leases.
+    return this.#write('claimAgentRuns', () => {
+      const now = this.#now();
+      const rows = this.#statement(
+        `SELECT body FROM agent_runs WHERE state IN ('queued', 'running')
+            AND (lease_owner IS NULL OR (lease_owner <> ? AND lease_expires_at <= ?))
+          ORDER BY created_at, rowid LIMIT ?`,
+      ).all(owner, now.toISOString(), limit) as { body: string }[];
+      const claimed: AgentRunRecord[] = [];
+      for (const row of rows) {
+        const next = AgentRunRules.claim(AgentRunRules.decode(row.body), { owner, leaseMs }, now);
+        if (next === undefined) continue;
+        this.#writeRun(next);
+        claimed.push(next);
+      }
+      return claimed;
+    });
+  }
+
+  async releaseAgentRun(agentId: string, owner: string): Promise<boolean> {
+    checkRecordId(owner, 'lease owner');
+    return this.#write('releaseAgentRun', () => this.#replaceRun(agentId, (run) => AgentRunRules.release(run, owner, this.#now())) !== undefined);
+  }
+
+  async finishAgentRun(agentId: string, finish: AgentRunFinish): Promise<AgentRunRecord | undefined> {
+    return this.#write('finishAgentRun', () => {
+      const current = this.#agentRun(checkRecordId(agentId, 'agent id'));
+      if (current === undefined) throw new AgentRunNotFoundError(agentId);
+      const ended = AgentRunRules.finish(current, finish, this.#now());
+      if (ended === undefined) return undefined;
+      this.#writeRun(ended.run);
+      const { entry } = ended;
+      const last = this.#statement('SELECT COALESCE(MAX(sequence), 0) AS last FROM agent_mailbox WHERE parent_session_id = ?').get(entry.parentSessionId) as { last: number };
+      this.#statement('INSERT INTO agent_mailbox (parent_session_id, sequence, agent_id, round, body, delivered, created_at) VALUES (?, ?, ?, ?, ?, 0, ?)').run(
+        entry.parentSessionId,
+        last.last + 1,
+        entry.agentId,
+        entry.round,
+        AgentRunRules.encodeEntry(entry),
+        entry.createdAt,
+      );
+      return ended.run;
+    });
+  }
+
+  async reopenAgentRun(agentId: string, prompt: string): Promise<AgentRunRecord | undefined> {
+    return this.#write('reopenAgentRun', () => this.#replaceRun(agentId, (run) => AgentRunRules.reopen(run, prompt, this.#now())));
+  }
+
+  async listMailbox(parentSessionId: string, options: ListMailboxOptions = {}): Promise<MailboxEntry[]> {
+    return this.#run('listMailbox', () =>
+      this.#database.transaction(() => {
+        this.#requireSession(parentSessionId);
+        const rows = this.#statement(
+          `SELECT parent_session_id, sequence, agent_id, round, body, delivered, created_at FROM agent_mailbox
+            WHERE parent_session_id = ? AND (? = 0 OR delivered = 0) ORDER BY sequence`,
+        ).all(parentSessionId, options.undelivered === true ? 1 : 0) as MailboxColumns[];
+        return rows.map(toMailboxEntry);
+      })(),
+    );
+  }
+
+  async markMailboxDelivered(parentSessionId: string, sequences: readonly number[]): Promise<number[]> {
+    const wanted = AgentRunRules.checkSequences(sequences);
+    return this.#write('markMailboxDelivered', () => {
+      this.#requireSession(parentSessionId);
+      const mark = this.#statement('UPDATE agent_mailbox SET delivered = 1 WHERE parent_session_id = ? AND sequence = ? AND delivered = 0');
+      return wanted.filter((sequence) => mark.run(parentSessionId, sequence).changes > 0).sort((a, b) => a - b);
+    });
+  }
+
+  async getPlan(sessionId: string): Promise<SessionPlan | undefined> {
+    return this.#run('getPlan', () =>
+      this.#database.transaction(() => {
+        this.#requireSession(sessionId);
+        const row = this.#statement('SELECT body, updated_at FROM session_plans WHERE session_id = ?').get(sessionId) as { body: string; updated_at: string } | undefined;
+        return row === undefined ? undefined : PlanRules.decode(sessionId, row.body, row.updated_at);
+      })(),
+    );
+  }
+
+  async setPlan(sessionId: string, plan: NewSessionPlan): Promise<SessionPlan> {
+    return this.#write('setPlan', () => {
+      this.#requireSession(sessionId);
+      const prepared = PlanRules.prepare(sessionId, plan, storeTimestamp(this.#now));
+      this.#statement(
+        'INSERT INTO session_plans (session_id, body, updated_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at',
+      ).run(sessionId, PlanRules.encode(prepared), prepared.updatedAt);
+      return prepared;
+    });
+  }
+
+  #agentRun(agentId: string): AgentRunRecord | undefined {
+    const row = this.#statement('SELECT body FROM agent_runs WHERE id = ?').get(agentId) as { body: string } | undefined;
+    return row === undefined ? undefined : AgentRunRules.decode(row.body);
+  }
+
+  /** Inside a write: applies `change` to the run and writes the new record, or returns `undefined` when `change` refuses. */
+  #replaceRun(agentId: string, change: (run: AgentRunRecord) => AgentRunRecord | undefined): AgentRunRecord | undefined {
+    const run = this.#agentRun(checkRecordId(agentId, 'agent id'));
+    if (run === undefined) throw new AgentRunNotFoundError(agentId);
+    const next = change(run);
+    if (next !== undefined) this.#writeRun(next);
+    return next;
+  }
+
+  #writeRun(run: AgentRunRecord): void {
+    this.#statement('UPDATE agent_runs SET state = ?, lease_owner = ?, lease_expires_at = ?, body = ? WHERE id = ?').run(
+      run.state,
+      run.leaseOwner,
+      run.leaseExpiresAt,
+      AgentRunRules.encode(run),
+      run.id,
+    );
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -276,36 +463,6 @@ export class SqliteSessionStore implements SessionStore {
       session.id,
     );
     return decodeStoredMessage(row);
-  }
-
-  /** The stored message when `prepared` repeats it (same id, same content): an idempotent retry. */
-  #sameMessage(sessionId: string, prepared: PreparedMessage): StoredMessage | undefined {
-    const row = this.#statement(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND id = ?`).get(sessionId, prepared.id) as
-      | MessageColumns
-      | undefined;
-    if (row === undefined) return undefined;
-    if (row.role !== prepared.role || row.body !== prepared.body) throw MessageLogRules.messageIdTaken(sessionId, prepared.id, row.sequence);
-    return decodeStoredMessage(toMessageRow(row));
-  }
-
-  #checkRules(sessionId: string, prepared: PreparedMessage): void {
-    const findCall = this.#statement('SELECT tool_id, call_sequence, result_sequence FROM tool_calls WHERE session_id = ? AND tool_call_id = ?');
-    for (const call of prepared.toolCalls) {
-      const taken = findCall.get(sessionId, call.id) as { call_sequence: number } | undefined;
-      if (taken !== undefined) throw MessageLogRules.toolCallIdTaken(sessionId, call.id, taken.call_sequence);
-    }
-    const answered = prepared.answeredCall;
-    if (answered !== null) {
-      const call = findCall.get(sessionId, answered.id) as { tool_id: string; result_sequence: number | null } | undefined;
-      if (call === undefined) throw MessageLogRules.unknownToolCall(sessionId, answered.id);
-      if (call.tool_id !== answered.toolId) throw MessageLogRules.toolIdMismatch(sessionId, answered.id, call.tool_id, answered.toolId);
-      if (call.result_sequence !== null) throw MessageLogRules.toolResultExists(sessionId, answered.id, call.result_sequence);
-    }
-    const findChange = this.#statement('SELECT message_sequence FROM file_changes WHERE session_id = ? AND change_id = ?');
-    for (const change of prepared.fileChanges) {
-      const taken = findChange.get(sessionId, change.changeId) as { message_sequence: number } | undefined;
-      if (taken !== undefined) throw MessageLogRules.changeIdTaken(sessionId, change.changeId, taken.message_sequence);
-    }
   }
 
   #touch(session: SessionRow, timestamp: string): void {
@@ -353,6 +510,28 @@ export class SqliteSessionStore implements SessionStore {
   #write<T>(operation: string, action: () => T): T {
     return this.#run(operation, () => this.#database.transaction(action).immediate());
   }
+}
+
+interface MailboxColumns {
+  readonly parent_session_id: string;
+  readonly sequence: number;
+  readonly agent_id: string;
+  readonly round: number;
+  readonly body: string;
+  readonly delivered: number;
+  readonly created_at: string;
+}
+
+function toMailboxEntry(row: MailboxColumns): MailboxEntry {
+  return AgentRunRules.decodeEntry({
+    parentSessionId: row.parent_session_id,
+    sequence: row.sequence,
+    agentId: row.agent_id,
+    round: row.round,
+    body: row.body,
+    delivered: row.delivered === 1,
+    createdAt: row.created_at,
+  });
 }
 
 function toMessageRow(row: MessageColumns): MessageRow {

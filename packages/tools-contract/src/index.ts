@@ -35,5 +35,6 @@ export type { PreparedCall, PrepareOutcome } from './prepared-call.js';
 export { ESCALATION_PARAMETER_NAMES } from './escalation-parameter-names.js';
 export type { SpillSink } from './spill-sink.js';
 export { sanitizeSpillId } from './sanitize-spill-id.js';
+export { revealHiddenCharacters } from './reveal-hidden-characters.js';
 export { FOOTER_RESERVE_BYTES, MAX_RESULT_BYTES, MAX_SPILL_BYTES, SPILL_BUFFER_BYTES } from './result-limits.js';
 export { closestName } from './closest-name.js';

@@ -1,8 +1,8 @@
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { close, open } from 'node:fs';
+import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
-import type { Approver } from '@openwork/core';
-import { renderApprovalCard } from './render-approval-card.js';
+import { isatty, ReadStream } from 'node:tty';
+import { renderApprovalCard, type Approver } from '@openwork/core';
 
 /** Where a CLI command may ask the user. */
 export interface TerminalApproverOptions {
@@ -38,19 +38,29 @@ export function terminalApprover(options: TerminalApproverOptions): Approver {
   };
 }
 
+/**
+ * One line from the terminal. A `tty.ReadStream` reads without blocking, so destroying it ends
+ * the read: a file stream on `/dev/tty` would leave a blocking read in the thread pool, and the
+ * process could not exit until the person pressed Enter a second time.
+ */
 async function askTerminal(path: string, signal: AbortSignal): Promise<string | undefined> {
-  const handle = await open(path, 'r');
-  const input = createReadStream('', { fd: handle.fd, autoClose: false });
+  const fd = await promisify(open)(path, 'r');
+  if (!isatty(fd)) {
+    close(fd, () => undefined);
+    return undefined;
+  }
+  const input = new ReadStream(fd);
   const lines = createInterface({ input });
   try {
     return await new Promise<string | undefined>((resolve) => {
       lines.once('line', resolve);
       lines.once('close', () => resolve(undefined));
+      input.once('error', () => resolve(undefined));
       signal.addEventListener('abort', () => resolve(undefined), { once: true });
     });
   } finally {
     lines.close();
-    input.destroy();
-    await handle.close().catch(() => undefined);
+    // Destroying the stream closes its descriptor.
+    await new Promise<void>((resolve) => input.destroy().once('close', () => resolve()));
   }
 }

@@ -3,6 +3,8 @@ import type { OptionSpec, ParsedArguments } from './parse-arguments.js';
 /** Streams and terminal facts a command runs with (tests pass their own). */
 export interface CommandIo {
   readonly stdin: NodeJS.ReadableStream;
+  /** The descriptor behind `stdin` (0 in the real program), so input can be read without a stream. */
+  readonly stdinDescriptor?: number;
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
   /** Whether stdin and stdout are a terminal: live bash output, approval prompts. */

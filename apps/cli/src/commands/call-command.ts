@@ -7,6 +7,7 @@ import { changeNotes, resultText } from '../output/tool-result-output.js';
 import { openRuntime } from '../runtime/open-runtime.js';
 import { openOrCreateSession } from '../runtime/open-or-create-session.js';
 import { saveObservations } from '../runtime/session-observations.js';
+import { workspaceRootsOption } from '../runtime/workspace-roots.js';
 
 /**
  * `openwork call <tool> '<json>'` (architecture §7): one call in a new stored session, or in the
@@ -32,6 +33,8 @@ export const callCommand: CommandSpec = {
     if (tool === undefined) throw new UsageError('openwork call: missing the tool name; see openwork call --help');
     if (rest.length > 0) throw new UsageError(`openwork call: unexpected argument ${JSON.stringify(rest[0])}; pass the input as one JSON argument`);
     const input = parseInput(inputText ?? '{}');
+    // Before anything opens: a refused root (`/`) changes nothing, not even the store.
+    if (optionValue(parsed, 'session') === undefined) workspaceRootsOption(parsed);
     const opened = await openRuntime({
       environment: io.environment,
       database: optionValue(parsed, 'database'),

@@ -1,13 +1,15 @@
-import { createInterface } from 'node:readline';
 import { terminalApprover } from '../approval/terminal-approver.js';
 import { AGENT_OPTION, APPROVE_HELP, APPROVE_OPTION, CONTINUE_SESSION_HELP, DATABASE_OPTION, MODE_OPTION, SESSION_OPTION, SESSION_OPTION_HELP, WORKSPACE_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
 import { optionValue } from '../cli/parse-arguments.js';
 import { UsageError } from '../cli/usage-error.js';
+import { formatSize, MAX_INPUT_LINE_BYTES, type InputLine } from '../input/bounded-lines.js';
+import { readInputLines } from '../input/read-input-lines.js';
 import { inputFailure } from '../output/tool-result-output.js';
 import { openRuntime } from '../runtime/open-runtime.js';
 import { openOrCreateSession } from '../runtime/open-or-create-session.js';
 import { saveObservations } from '../runtime/session-observations.js';
+import { workspaceRootsOption } from '../runtime/workspace-roots.js';
 
 /**
  * `openwork session` (architecture §7): JSON Lines on stdin, one `ToolResult` line per input line,
@@ -19,8 +21,9 @@ export const sessionCommand: CommandSpec = {
   usage: 'openwork session [--workspace DIR] [--mode M] [--agent default|explorer] [--session ID] [--approve]',
   details: [
     'Each stdin line {"tool": "read", "input": {...}} gets one stdout line: the ToolResult as JSON.',
-    'A malformed line gets a failed result line (invalid_arguments) and the stream goes on. The',
-    'session id is printed to stderr at start; its file changes can be undone with openwork undo.',
+    'A malformed line, or one over 8 MiB, gets a failed result line (invalid_arguments) and the',
+    'stream goes on. The session id is printed to stderr at start; its file changes can be undone',
+    'with openwork undo.',
     ...SESSION_OPTION_HELP,
     '  --agent ROLE      default | explorer',
     CONTINUE_SESSION_HELP,
@@ -29,6 +32,8 @@ export const sessionCommand: CommandSpec = {
   options: [WORKSPACE_OPTION, MODE_OPTION, AGENT_OPTION, SESSION_OPTION, DATABASE_OPTION, APPROVE_OPTION],
   async run(parsed, io) {
     if (parsed.positionals.length > 0) throw new UsageError(`openwork session: unexpected argument ${JSON.stringify(parsed.positionals[0])}; calls come on stdin`);
+    // Before anything opens: a refused root (`/`) changes nothing, not even the store.
+    if (optionValue(parsed, 'session') === undefined) workspaceRootsOption(parsed);
     const opened = await openRuntime({
       environment: io.environment,
       database: optionValue(parsed, 'database'),
@@ -42,9 +47,10 @@ export const sessionCommand: CommandSpec = {
       io.stderr.write(`openwork session ${session.id}\n`);
       let lineNumber = 0;
       let failures = 0;
-      for await (const line of createInterface({ input: io.stdin, crlfDelay: Infinity })) {
+      // Lines are read bounded (issue 24): a longer one is skipped as it streams, never held.
+      for await (const line of readInputLines(io.stdin, io.stdinDescriptor)) {
         lineNumber += 1;
-        if (line.trim() === '') continue;
+        if (line.kind === 'line' && line.bytes.toString('utf8').trim() === '') continue;
         if (controller.signal.aborted) break;
         const call = parseCallLine(line, lineNumber);
         const result = 'failure' in call ? call.failure : (await session.callTool(call.tool, call.input, { signal: controller.signal })).result;
@@ -62,11 +68,16 @@ export const sessionCommand: CommandSpec = {
 
 type CallLine = { readonly tool: string; readonly input: unknown } | { readonly failure: ReturnType<typeof inputFailure> };
 
-function parseCallLine(line: string, lineNumber: number): CallLine {
+function parseCallLine(line: InputLine, lineNumber: number): CallLine {
   const expected = 'expected {"tool": "<name>", "input": {...}}';
+  if (line.kind === 'oversized') {
+    return {
+      failure: inputFailure(`Line ${lineNumber} is ${formatSize(line.length)}; openwork session reads lines of at most ${formatSize(MAX_INPUT_LINE_BYTES)}, so it was skipped. Send large contents in parts (several write or edit calls) or produce them with a command.`),
+    };
+  }
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = JSON.parse(line.bytes.toString('utf8'));
   } catch (error) {
     return { failure: inputFailure(`Line ${lineNumber} is not JSON (${error instanceof Error ? error.message : String(error)}); ${expected}.`) };
   }

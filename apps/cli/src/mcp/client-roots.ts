@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { filesystemRootRefusal, isFilesystemRoot } from '../runtime/workspace-roots.js';
 
 /** A client root that was not used, with the reason (one warning line each). */
 export interface DroppedRoot {
@@ -36,6 +37,11 @@ export async function workspaceRootsFromClient(roots: readonly unknown[]): Promi
     const entry = await stat(path).catch(() => undefined);
     if (entry?.isDirectory() !== true) {
       dropped.push({ uri, reason: entry === undefined ? 'no such folder' : 'it is not a folder' });
+      continue;
+    }
+    if (isFilesystemRoot(path)) {
+      // Issue 24: `/` as a workspace root would make everything outside the protected paths writable.
+      dropped.push({ uri, reason: filesystemRootRefusal('it') });
       continue;
     }
     if (!folders.includes(path)) folders.push(path);

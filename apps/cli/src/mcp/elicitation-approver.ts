@@ -1,5 +1,4 @@
-import type { Approver } from '@openwork/core';
-import { renderApprovalCard } from '../approval/render-approval-card.js';
+import { renderApprovalCard, type Approver } from '@openwork/core';
 
 /** What the approver needs of the MCP server: the client's capabilities and an elicitation request. */
 export interface ElicitationChannel {

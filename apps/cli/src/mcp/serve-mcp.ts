@@ -1,5 +1,4 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -15,6 +14,7 @@ import {
 import type { Session } from '@openwork/core';
 import { z } from 'zod';
 import type { OpenRuntime } from '../runtime/open-runtime.js';
+import { BoundedStdioServerTransport } from './bounded-stdio-transport.js';
 import { CHANGE_RESOURCE_TEMPLATE, listChangeResources, readChangeResource } from './change-resources.js';
 import { workspaceRootsFromClient } from './client-roots.js';
 import { elicitationApprover } from './elicitation-approver.js';
@@ -146,7 +146,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
     };
   });
 
-  const transport = new StdioServerTransport();
+  // Not the SDK's StdioServerTransport: it closes the connection on a message over 10 MiB (issue 24).
+  const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, { log: (line) => notify('warning', line) });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

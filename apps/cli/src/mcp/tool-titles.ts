@@ -11,6 +11,10 @@ const TITLES: Readonly<Record<string, string>> = {
   glob: 'Find files by name',
   bash: 'Run shell command (sandboxed)',
   conversation_history: 'Search this conversation',
+  update_plan: 'Update the plan',
+  agent_send: 'Start or message child agents',
+  agent_await: 'Wait for child agents',
+  agent_list: 'List child agents',
 };
 
 export function toolTitle(id: string): string {

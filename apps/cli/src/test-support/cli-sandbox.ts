@@ -35,6 +35,8 @@ export async function createCliSandbox(): Promise<CliSandbox> {
 
 export interface CliRun {
   readonly status: number | null;
+  /** The signal that ended the process, if one did. */
+  readonly signal?: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
 }
@@ -48,7 +50,7 @@ export function runOpenwork(argv: readonly string[], options: { environment: Rec
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
   });
 }

@@ -106,6 +106,7 @@ export const bashTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
       policy,
       cwd,
       timeout: { timeoutMs: timeout.timeoutMs, requestedMs: clampTimeout(input.timeoutMs), limitedBy: timeout.limitedBy },
+      notices: run.notices,
     });
   },
 });

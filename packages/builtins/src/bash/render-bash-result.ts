@@ -12,6 +12,8 @@ export interface BashRun {
   /** Where the command started; relative paths in denial lines are taken from here. */
   readonly cwd: string;
   readonly timeout: TimeoutFacts;
+  /** What the sandbox did after the command (a planted repository moved aside): lines after the status line. */
+  readonly notices?: readonly string[];
 }
 
 /**
@@ -30,7 +32,7 @@ export interface BashRun {
  */
 export function renderBashResult(run: BashRun): ToolOutput {
   const { outcome } = run;
-  const status = formatStatusLine(outcome);
+  const status = [formatStatusLine(outcome), ...(run.notices ?? [])].join('\n');
   switch (outcome.status) {
     case 'exited':
       return renderExit(run, status);

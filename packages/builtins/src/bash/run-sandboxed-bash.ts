@@ -23,7 +23,7 @@ export interface SandboxedBashRequest {
 
 /** What came of it: the process outcome, or the sandbox refusing to wrap (nothing was started). */
 export type SandboxedBashRun =
-  | { readonly kind: 'ran'; readonly outcome: ProcessOutcome; readonly releaseError?: string }
+  | { readonly kind: 'ran'; readonly outcome: ProcessOutcome; readonly notices: readonly string[]; readonly releaseError?: string }
   | { readonly kind: 'unavailable'; readonly reason: string };
 
 /**
@@ -66,10 +66,10 @@ async function runWrapped(session: ToolSessionContext, request: SandboxedBashReq
     throw error;
   }
   try {
-    await wrapped.release();
-    return { kind: 'ran', outcome };
+    const report = await wrapped.release();
+    return { kind: 'ran', outcome, notices: report?.notices ?? [] };
   } catch (error) {
     // The command's effects happened; leftover empty mount points do not change its result.
-    return { kind: 'ran', outcome, releaseError: error instanceof Error ? error.message : String(error) };
+    return { kind: 'ran', outcome, notices: [], releaseError: error instanceof Error ? error.message : String(error) };
   }
 }

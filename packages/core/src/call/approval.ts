@@ -42,6 +42,19 @@ export interface ApprovalContext {
   readonly callId: string;
   /** Aborted when the turn or the call is cancelled: stop asking, the answer is no longer needed. */
   readonly signal: AbortSignal;
+  /** Present when a child agent makes the call (architecture §4): which child, for whom. `sessionId` is the child's. */
+  readonly agent?: ApprovalAgent;
+}
+
+/** The child agent asking for an approval. */
+export interface ApprovalAgent {
+  readonly agentId: string;
+  readonly parentSessionId: string;
+  readonly role: string;
+  /** 1 for a child of a root session, 2 for a grandchild. */
+  readonly depth: number;
+  /** The task the child was given (its current round's prompt). */
+  readonly prompt: string;
 }
 
 /** The user's answer. A refusal may carry a reason, which the model is shown. */

@@ -4,6 +4,7 @@ import { ToolResult, type FinalizedToolset, type ToolProgress, type ToolProgress
 import { DeliveryQueue } from '../updates/delivery-queue.js';
 import { PROGRESS_QUEUE_CAPACITY } from '../updates/progress-queue-capacity.js';
 import type { SessionUpdate } from '../updates/session-update.js';
+import type { ControlContext } from '../control/control-context.js';
 import type { Approver } from './approval.js';
 import { askApprover } from './ask-approver.js';
 import { prepareToolCall } from './prepare-tool-call.js';
@@ -13,6 +14,8 @@ export interface ToolCallHost {
   readonly sessionId: string;
   readonly toolset: FinalizedToolset<ToolSessionContext, SandboxPolicy>;
   readonly context: ToolSessionContext;
+  /** Core's control tools (spec §3), looked up before the role's toolset; they run outside the sandbox. */
+  readonly controls?: FinalizedToolset<ControlContext, SandboxPolicy>;
   /** §5: the session's mode plus `grants`, for this one call. */
   policy(grants: readonly PathGrant[]): SandboxPolicy;
   publish(update: SessionUpdate): void;
@@ -44,6 +47,9 @@ export async function runToolCall(host: ToolCallHost, request: ToolCallRequest):
   const { callId, toolId, turnId, signal } = request;
   host.publish({ type: 'tool_call_started', sessionId: host.sessionId, turnId, callId, toolId, input: request.input });
   if (signal.aborted) return notRun();
+  if (host.controls?.has(toolId) === true) {
+    return host.controls.call(toolId, request.input, { callId, signal, sandboxPolicy: host.policy([]) });
+  }
 
   const preparation = prepareToolCall(host.toolset, host.context, toolId, request.input);
   let grants: readonly PathGrant[] = [];

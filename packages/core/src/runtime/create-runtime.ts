@@ -46,7 +46,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (close.signal.aborted) throw new CoreError('runtime_closed', 'The runtime was closed; create a new one with createRuntime.');
     },
   });
-  return new Runtime(CREATE_RUNTIME_KEY, { services, close, removedSpillDirectories });
+  return new Runtime(CREATE_RUNTIME_KEY, { services, close, removedSpillDirectories, agentModels: options.agentModels, agents: Object.freeze({ ...options.agents }) });
 }
 
 /** §3.4: a failing or throwing self-check means unavailable, never a crash. */
@@ -67,7 +67,29 @@ function checkOptions(options: RuntimeOptions): void {
   if (typeof store !== 'object' || store === null || typeof store['appendMessage'] !== 'function' || typeof store['loadMessages'] !== 'function') {
     throw new CoreError('invalid_argument', 'createRuntime: store must be a SessionStore (for example SqliteSessionStore from @openwork/store-sqlite, or InMemorySessionStore).');
   }
+  if (options.agentModels !== undefined && typeof options.agentModels !== 'function') {
+    throw new CoreError('invalid_argument', 'createRuntime: agentModels must be a function (role) => LanguageModel that gives child agents their model.');
+  }
+  checkAgentOptions(options.agents);
   if (options.homeDirectory !== undefined && (typeof options.homeDirectory !== 'string' || !options.homeDirectory.startsWith('/'))) {
     throw new CoreError('invalid_argument', `createRuntime: homeDirectory must be an absolute path, got ${JSON.stringify(options.homeDirectory)}.`);
+  }
+}
+
+function checkAgentOptions(agents: RuntimeOptions['agents']): void {
+  if (agents === undefined) return;
+  if (typeof agents !== 'object' || agents === null) throw new CoreError('invalid_argument', 'createRuntime: agents must be an object of sub-agent options.');
+  const whole = (name: 'maxRunning' | 'leaseMs' | 'maxSteps' | 'maxAttempts', min: number, max: number): void => {
+    const value = agents[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < min || value > max)) {
+      throw new CoreError('invalid_argument', `createRuntime: agents.${name} must be a whole number from ${min} to ${max}, got ${String(value)}.`);
+    }
+  };
+  whole('maxRunning', 1, 64);
+  whole('leaseMs', 100, 3_600_000);
+  whole('maxSteps', 1, 1000);
+  whole('maxAttempts', 1, 100);
+  if (agents.hostId !== undefined && (typeof agents.hostId !== 'string' || agents.hostId.length === 0 || agents.hostId.length > 200)) {
+    throw new CoreError('invalid_argument', 'createRuntime: agents.hostId must be a string of 1–200 characters.');
   }
 }

@@ -3,6 +3,7 @@ import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { ProcessBackend } from '@openwork/process-backend';
 import type { SandboxBackend } from '@openwork/sandbox';
 import type { SessionStore } from '@openwork/session-store';
+import type { AgentModelSource, SubAgentOptions } from '../agents/sub-agent-options.js';
 import type { Approver } from '../call/approval.js';
 
 /** Sandbox policy settings of every session besides its mode and a call's grants (architecture §3). */
@@ -34,4 +35,12 @@ export interface RuntimeOptions {
   readonly filesystem?: AsyncFileSystem;
   /** Default: the Node process backend of `@openwork/process-backend`. */
   readonly processBackend?: ProcessBackend;
+  /**
+   * The model of child agents by role (architecture §4). With it, root sessions get `agent_send`,
+   * `agent_await` and `agent_list`, and this runtime executes child runs; without it, the tools
+   * are not offered (`Runtime.subAgents` says why) and cut-off children are marked `interrupted`.
+   */
+  readonly agentModels?: AgentModelSource;
+  /** Limits and leases of child agents (at most 4 running, depth 2, 30 s leases by default). */
+  readonly agents?: SubAgentOptions;
 }

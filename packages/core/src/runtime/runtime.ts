@@ -3,6 +3,9 @@ import { SpillDirectory, ToolSessionContext } from '@openwork/builtins';
 import type { SandboxAvailability, SandboxBackendKind } from '@openwork/sandbox';
 import type { ListSessionsOptions, SessionRecord, SessionStore } from '@openwork/session-store';
 import type { ToolDefinition } from '@openwork/tools-contract';
+import { AgentSupervisor } from '../agents/agent-supervisor.js';
+import type { AgentModelSource, SubAgentOptions } from '../agents/sub-agent-options.js';
+import { buildControlToolset } from '../control/build-control-toolset.js';
 import { CoreError } from '../errors/core-error.js';
 import { SessionActiveError } from '../errors/session-active-error.js';
 import { isAgentRole, type AgentRole } from '../session/agent-role.js';
@@ -20,6 +23,17 @@ export interface RuntimeParts {
   readonly services: RuntimeServices;
   readonly close: AbortController;
   readonly removedSpillDirectories: readonly string[];
+  readonly agentModels: AgentModelSource | undefined;
+  readonly agents: SubAgentOptions;
+}
+
+/** Whether this runtime runs child agents, and why not (for `openwork tools` and doctors). */
+export interface RuntimeSubAgents {
+  readonly available: boolean;
+  /** Why the sub-agent tools are not offered. */
+  readonly reason?: string;
+  /** This runtime's id in run leases. */
+  readonly hostId: string;
 }
 
 /** The sandbox the runtime found at start (§3.4), for `openwork doctor` and the like. */
@@ -37,6 +51,9 @@ export class Runtime {
   readonly #services: RuntimeServices;
   readonly #close: AbortController;
   readonly #sessions = new Map<string, Promise<Session>>();
+  /** The sessions of `#sessions` that have opened. */
+  readonly #open = new Map<string, Session>();
+  readonly #agents: AgentSupervisor;
   readonly #removedSpillDirectories: readonly string[];
   #closed = false;
 
@@ -46,6 +63,23 @@ export class Runtime {
     this.#services = parts.services;
     this.#close = parts.close;
     this.#removedSpillDirectories = Object.freeze([...parts.removedSpillDirectories]);
+    this.#agents = new AgentSupervisor({
+      store: parts.services.store,
+      models: parts.agentModels,
+      options: parts.agents,
+      approver: parts.services.approver,
+      open: (id) => this.openSession(id),
+      opened: (id) => this.#open.get(id),
+      deleteSession: (id) => this.deleteSession(id),
+    });
+    this.#agents.start();
+  }
+
+  /** Whether sessions of this runtime may start child agents (architecture §4). */
+  get subAgents(): RuntimeSubAgents {
+    return this.#agents.available
+      ? { available: true, hostId: this.#agents.hostId }
+      : { available: false, reason: 'no model source for child agents: pass agentModels to createRuntime to offer agent_send, agent_await and agent_list', hostId: this.#agents.hostId };
   }
 
   /** The canonical OpenWork home. */
@@ -97,7 +131,17 @@ export class Runtime {
       filesystem: services.filesystem,
       processBackend: services.processBackend,
     });
-    return buildSessionToolset({ context, role, escalationAvailable: services.escalationAvailable, history: () => Promise.resolve([]) }).definitions;
+    const toolset = buildSessionToolset({ context, role, escalationAvailable: services.escalationAvailable, history: () => Promise.resolve([]) });
+    // A root session's control tools: the sub-agent tools only with a model source for children.
+    const controls = buildControlToolset(
+      {
+        sessionId: '',
+        setPlan: () => Promise.reject(new Error('definitions only')),
+        agents: this.#agents.mayDelegate(0) ? this.#agents.forSession(undefined as never, 0, () => undefined) : undefined,
+      },
+      undefined,
+    );
+    return [...toolset.definitions, ...controls.definitions];
   }
 
   /**
@@ -121,12 +165,13 @@ export class Runtime {
     });
     let session: Session;
     try {
-      session = new Session(OPEN_SESSION_KEY, this.#services, record);
+      session = new Session(OPEN_SESSION_KEY, this.#services, record, { supervisor: this.#agents, depth: 0 });
     } catch (error) {
       await this.#services.store.deleteSession(id).catch(() => undefined);
       throw error;
     }
     this.#sessions.set(id, Promise.resolve(session));
+    this.#open.set(id, session);
     return session;
   }
 
@@ -139,9 +184,14 @@ export class Runtime {
     this.#services.checkOpen();
     const open = this.#sessions.get(id);
     if (open !== undefined) return open;
-    const opening = this.#services.store.getSession(id).then((record) => {
+    const opening = this.#services.store.getSession(id).then(async (record) => {
       if (record === undefined) throw new CoreError('session_not_found', `No session ${JSON.stringify(id)} in the store.`);
-      return new Session(OPEN_SESSION_KEY, this.#services, record);
+      const run = await this.#services.store.getAgentRun(id);
+      const session = new Session(OPEN_SESSION_KEY, this.#services, record, { supervisor: this.#agents, depth: run?.depth ?? 0 });
+      this.#open.set(id, session);
+      // After a restart or on another host: the children of this session are never silently lost.
+      await this.#agents.adopt(id).catch(() => undefined);
+      return session;
     });
     this.#sessions.set(id, opening);
     opening.catch(() => this.#sessions.delete(id));
@@ -162,9 +212,12 @@ export class Runtime {
     this.#services.checkOpen();
     const open = await this.#sessions.get(id)?.catch(() => undefined);
     if (open?.activity !== undefined) throw new SessionActiveError(id, open.activity, 'deleting it');
+    // Its children (and theirs) are cancelled and deleted first (architecture §4).
+    await this.#agents.deleteChildren(id);
     const existed = await this.#services.store.deleteSession(id);
     open?.markDeleted();
     this.#sessions.delete(id);
+    this.#open.delete(id);
     const spill = new SpillDirectory({ openworkHome: this.#services.home, sessionId: id });
     await rm(spill.directory, { recursive: true, force: true });
     return existed;
@@ -172,15 +225,19 @@ export class Runtime {
 
   /**
    * Cancels every running turn and call, waits for them to end, kills every background bash task
-   * of its sessions, and refuses further work. The
-   * store is the host's: close it yourself afterwards. Calling it twice is harmless.
+   * of its sessions, and refuses further work. The store is the host's: close it yourself
+   * afterwards. Calling it twice is harmless.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // Children cut off by the close are not recorded as cancelled: their leases are given up and
+    // the rounds go on after a restart or on another host.
+    this.#agents.beginClose();
     this.#close.abort();
     const sessions = await Promise.all([...this.#sessions.values()].map((opening) => opening.catch(() => undefined)));
     await Promise.all(sessions.map((session) => session?.settled()));
+    await this.#agents.close();
     // Issue 26: no background task outlives its runtime.
     await Promise.all(sessions.map((session) => session?.closeBackgroundTasks()));
   }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { BUILTIN_AGENT_TOOLS, builtinTools } from '@openwork/builtins';
 import { ToolResult } from '@openwork/tools-contract';
 import { afterEach, describe, expect, it } from 'vitest';
+import { UPDATE_PLAN_TOOL_ID } from '../control/update-plan-tool.js';
 import { CONVERSATION_HISTORY_TOOL_ID } from '../history/conversation-history-tool.js';
 import { createCoreFixture, type CoreFixture } from '../test-support/core-fixture.js';
 import { callTool, say, ScriptedModel } from '../test-support/scripted-model.js';
@@ -24,8 +25,9 @@ describe('agent roles (§3, architecture §4)', () => {
   it('the_explorer_exposes_only_the_read_only_role_surface', async () => {
     const machine = await fixture();
     const explorer = await machine.session({ role: 'explorer' });
-    // The explorer's tools are exactly builtins' explorer list (as far as builtins provides it), in order.
-    expect(explorer.toolIds).toEqual(BUILTIN_AGENT_TOOLS.explorer.filter((id) => provided.has(id)));
+    // The explorer's tools are exactly builtins' explorer list (as far as builtins provides it), in
+    // order, then core's control tools (§3: update_plan; no sub-agent tools without agentModels).
+    expect(explorer.toolIds).toEqual([...BUILTIN_AGENT_TOOLS.explorer.filter((id) => provided.has(id)), UPDATE_PLAN_TOOL_ID]);
     expect(explorer.definitions.map((definition) => definition.id)).toEqual(explorer.toolIds);
     for (const id of ['write', 'edit', CONVERSATION_HISTORY_TOOL_ID]) expect(explorer.toolIds).not.toContain(id);
     expect(explorer.definitions.filter((definition) => definition.riskHint === 'workspace_mutation')).toEqual([]);
@@ -47,11 +49,11 @@ describe('agent roles (§3, architecture §4)', () => {
     expect(model.requests.every((request) => request.tools.every((tool) => !['write', 'edit'].includes(tool.id)))).toBe(true);
   });
 
-  it('the default role is the builtins default list plus conversation_history, last', async () => {
+  it('the default role is the builtins default list plus conversation_history, then the control tools', async () => {
     const machine = await fixture();
     const session = await machine.session();
-    expect(session.toolIds).toEqual([...BUILTIN_AGENT_TOOLS.default.filter((id) => provided.has(id)), CONVERSATION_HISTORY_TOOL_ID]);
-    expect(session.toolIds).toEqual(agentRoleTools('default'));
+    expect(session.toolIds).toEqual([...BUILTIN_AGENT_TOOLS.default.filter((id) => provided.has(id)), CONVERSATION_HISTORY_TOOL_ID, UPDATE_PLAN_TOOL_ID]);
+    expect(session.toolIds).toEqual([...agentRoleTools('default'), UPDATE_PLAN_TOOL_ID]);
     expect(session.toolIds).toEqual(expect.arrayContaining(['read', 'write', 'edit', 'list']));
     const history = session.definitions.find((definition) => definition.id === CONVERSATION_HISTORY_TOOL_ID);
     expect(history?.riskHint).toBe('read_only');

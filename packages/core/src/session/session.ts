@@ -4,6 +4,8 @@ import type { PathGrant, SandboxPolicy } from '@openwork/sandbox';
 import type {
   FileChangeRecord,
   LoadMessagesOptions,
+  NewSessionPlan,
+  SessionPlan,
   NewMessage,
   SessionMode,
   SessionRecord,
@@ -11,7 +13,12 @@ import type {
   StoredToolMessage,
 } from '@openwork/session-store';
 import type { FinalizedToolset, ToolDefinition, ToolId, ToolResult } from '@openwork/tools-contract';
+import type { AgentSupervisor } from '../agents/agent-supervisor.js';
+import { deliverMailbox } from '../agents/deliver-mailbox.js';
+import type { Approver } from '../call/approval.js';
 import type { CallPreparation } from '../call/call-preparation.js';
+import { buildControlToolset } from '../control/build-control-toolset.js';
+import type { ControlContext } from '../control/control-context.js';
 import { prepareToolCall } from '../call/prepare-tool-call.js';
 import { runToolCall, type ToolCallHost } from '../call/run-tool-call.js';
 import { CoreError } from '../errors/core-error.js';
@@ -20,11 +27,11 @@ import type { FileChangesOutcome } from '../file-changes/file-changes-outcome.js
 import { moveFileChanges } from '../file-changes/move-file-changes.js';
 import type { RuntimeServices } from '../runtime/runtime-services.js';
 import type { StreamedToolCall } from '../turn/collect-model-response.js';
-import { runTurn, type TurnHost } from '../turn/run-turn.js';
+import { runTurn, type TurnHost, type TurnStart } from '../turn/run-turn.js';
 import type { TurnOptions } from '../turn/turn-options.js';
 import type { TurnOutcome } from '../turn/turn-outcome.js';
 import { SessionUpdates } from '../updates/session-updates.js';
-import type { SessionUpdateListener } from '../updates/session-update.js';
+import type { SessionUpdate, SessionUpdateListener } from '../updates/session-update.js';
 import { isAgentRole, type AgentRole } from './agent-role.js';
 import { buildSessionToolset } from './build-session-toolset.js';
 import { checkWorkspaceRoots } from './check-workspace-roots.js';
@@ -34,6 +41,12 @@ import type { ToolCallOptions, ToolCallOutcome } from './tool-call-options.js';
 
 /** @internal Only the runtime opens sessions. */
 export const OPEN_SESSION_KEY: unique symbol = Symbol('openwork.core.open-session');
+
+/** @internal Where a session stands among agents: its depth (0 = root) and the runtime's supervisor. */
+export interface SessionAgentPlace {
+  readonly supervisor: AgentSupervisor;
+  readonly depth: number;
+}
 
 /**
  * One session (architecture §4): its workspace roots, mode and agent role, its own observation
@@ -50,6 +63,10 @@ export class Session {
   #role: AgentRole;
   #context: ToolSessionContext;
   #toolset: FinalizedToolset<ToolSessionContext, SandboxPolicy>;
+  #controls: FinalizedToolset<ControlContext, SandboxPolicy>;
+  readonly #agents: SessionAgentPlace;
+  /** The approver of the running turn: children it delegates ask the same one. */
+  #turnApprover: Approver | undefined;
   readonly #observations = new FileObservations();
   readonly #writeLocks = new WriteLocks();
   /** Issue 26: the session's background bash tasks, shared by every context it builds; killed when it closes. */
@@ -65,7 +82,7 @@ export class Session {
   #deleted = false;
 
   /** @internal Use `Runtime.createSession` / `Runtime.openSession`. */
-  constructor(key: typeof OPEN_SESSION_KEY, services: RuntimeServices, record: SessionRecord) {
+  constructor(key: typeof OPEN_SESSION_KEY, services: RuntimeServices, record: SessionRecord, agents: SessionAgentPlace) {
     if (key !== OPEN_SESSION_KEY) throw new TypeError('Sessions are opened by Runtime.createSession or Runtime.openSession.');
     if (!isAgentRole(record.agentRole)) {
       throw new CoreError('invalid_argument', `Session ${JSON.stringify(record.id)} has the agent role ${JSON.stringify(record.agentRole)}, which this runtime does not know; known roles: default, explorer.`);
@@ -74,8 +91,10 @@ export class Session {
     this.#record = record;
     this.#role = record.agentRole;
     this.#spill = new SpillDirectory({ openworkHome: services.home, sessionId: record.id, homeDirectory: services.homeDirectory });
+    this.#agents = agents;
     this.#context = this.#buildContext(record.workspaceRoots);
     this.#toolset = this.#buildToolset();
+    this.#controls = this.#buildControls();
   }
 
   get id(): string {
@@ -104,13 +123,28 @@ export class Session {
     return this.#role;
   }
 
-  /** What the model is shown: the role's tools in order (§3). */
+  /**
+   * What the model is shown: the role's tools in order, then core's control tools (§3):
+   * `update_plan`, and `agent_send` / `agent_await` / `agent_list` when the session may delegate
+   * (the runtime has a model source for children, and the depth allows it).
+   */
   get definitions(): readonly ToolDefinition[] {
-    return this.#toolset.definitions;
+    return [...this.#toolset.definitions, ...this.#controls.definitions];
   }
 
   get toolIds(): readonly ToolId[] {
-    return this.#toolset.toolIds;
+    return [...this.#toolset.toolIds, ...this.#controls.toolIds];
+  }
+
+  /** 0 for a root session, 1 for a child agent, 2 for a child of a child. */
+  get agentDepth(): number {
+    return this.#agents.depth;
+  }
+
+  /** The session's plan from its last `update_plan`, or `undefined`. */
+  async plan(): Promise<SessionPlan | undefined> {
+    this.#checkUsable();
+    return this.#services.store.getPlan(this.id);
   }
 
   /** Whether tools offer `sandboxPermissions` (the kernel sandbox works, §7.5). */
@@ -162,6 +196,11 @@ export class Session {
    */
   prepare(toolId: ToolId, input: unknown): CallPreparation {
     this.#checkUsable();
+    if (this.#controls.has(toolId)) {
+      // Control tools touch no file and run no process: nothing to deny or approve.
+      const prepared = this.#controls.prepare(toolId, input);
+      return prepared.ok ? { status: 'ready', call: prepared.call } : { status: 'rejected', result: prepared.result };
+    }
     return prepareToolCall(this.#toolset, this.#context, toolId, input);
   }
 
@@ -219,18 +258,31 @@ export class Session {
    * `TurnOutcome`. One turn at a time: throws `SessionActiveError` while the session is busy.
    */
   async runTurn(options: TurnOptions): Promise<TurnOutcome> {
+    return this.runAgentTurn(options, {});
+  }
+
+  /** @internal A turn that may start from a stored round (a child agent's, architecture §4). */
+  async runAgentTurn(options: TurnOptions, start: TurnStart): Promise<TurnOutcome> {
     this.#checkUsable();
     checkTurnOptions(options);
     if (this.#activity !== undefined) throw new SessionActiveError(this.id, this.#activity, 'a new turn');
     this.#activity = 'turn';
     const controller = new AbortController();
     const signal = AbortSignal.any([controller.signal, this.#services.closeSignal, ...(options.signal === undefined ? [] : [options.signal])]);
-    const done = runTurn(this.#turnHost(), options, globalThis.crypto.randomUUID(), signal, options.approver ?? this.#services.approver).finally(() => {
+    const approver = options.approver ?? this.#services.approver;
+    this.#turnApprover = approver;
+    const done = runTurn(this.#turnHost(), options, globalThis.crypto.randomUUID(), signal, approver, start).finally(() => {
       this.#turn = undefined;
       this.#activity = undefined;
+      this.#turnApprover = undefined;
     });
     this.#turn = { controller, done };
     return done;
+  }
+
+  /** @internal Publishes an update of this session (the supervisor's `agent_finished`). */
+  publishUpdate(update: SessionUpdate): void {
+    this.#updates.publish(update);
   }
 
   /** Cancels the running turn, if any (its running call is cancelled too, §5). `true` when there was one. */
@@ -296,6 +348,7 @@ export class Session {
     this.#role = changes.role ?? this.#role;
     this.#context = context;
     this.#toolset = this.#buildToolset();
+    this.#controls = this.#buildControls();
     return record;
   }
 
@@ -365,6 +418,7 @@ export class Session {
     return {
       sessionId: this.id,
       toolset: this.#toolset,
+      controls: this.#controls,
       context: this.#context,
       policy: (grants) => this.sandboxPolicy(grants),
       publish: (update) => this.#updates.publish(update),
@@ -388,6 +442,7 @@ export class Session {
         return { signal: AbortSignal.any([turnSignal, controller.signal]), release: () => this.#runningCalls.delete(callId) };
       },
       finishCall: async (call, turnId, result) => (await this.#finishCall(call, turnId, result)) as StoredToolMessage,
+      deliverMailbox: (known) => deliverMailbox(this.#services.store, this.id, (message) => this.#append(message), known),
     };
   }
 
@@ -453,6 +508,22 @@ export class Session {
       escalationAvailable: this.#services.escalationAvailable,
       history: () => this.#services.store.loadMessages(this.id),
     });
+  }
+
+  #buildControls(): FinalizedToolset<ControlContext, SandboxPolicy> {
+    const { supervisor, depth } = this.#agents;
+    const context: ControlContext = {
+      sessionId: this.id,
+      setPlan: (plan: NewSessionPlan) => this.#setPlan(plan),
+      agents: supervisor.mayDelegate(depth) ? supervisor.forSession(this, depth, () => this.#turnApprover ?? this.#services.approver) : undefined,
+    };
+    return buildControlToolset(context, this.#spill.sink());
+  }
+
+  async #setPlan(plan: NewSessionPlan): Promise<SessionPlan> {
+    const stored = await this.#services.store.setPlan(this.id, plan);
+    this.#updates.publish({ type: 'plan_updated', sessionId: this.id, plan: stored });
+    return stored;
   }
 
   #checkUsable(): void {

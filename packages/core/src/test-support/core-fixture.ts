@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemorySessionStore, type SessionStore } from '@openwork/session-store';
 import type { SandboxBackend } from '@openwork/sandbox';
+import type { AgentModelSource, SubAgentOptions } from '../agents/sub-agent-options.js';
 import type { Approver } from '../call/approval.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -19,6 +20,9 @@ export interface CoreFixtureOptions {
   readonly approver?: Approver;
   /** Reuse the folders of an earlier fixture (a restart on the same machine). */
   readonly root?: string;
+  /** The models of child agents (architecture §4); without, no sub-agent tools. */
+  readonly agentModels?: AgentModelSource;
+  readonly agents?: SubAgentOptions;
 }
 
 /**
@@ -54,6 +58,8 @@ export async function createCoreFixture(options: CoreFixtureOptions = {}): Promi
     sandboxPolicy: { tempRoots: [] },
     ...(options.sandboxBackend === undefined ? {} : { sandboxBackend: options.sandboxBackend }),
     ...(options.approver === undefined ? {} : { approver: options.approver }),
+    ...(options.agentModels === undefined ? {} : { agentModels: options.agentModels }),
+    ...(options.agents === undefined ? {} : { agents: options.agents }),
   });
   return {
     root,

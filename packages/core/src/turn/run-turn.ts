@@ -1,5 +1,5 @@
 import type { NewMessage, StoredMessage, StoredToolMessage } from '@openwork/session-store';
-import type { ToolResult } from '@openwork/tools-contract';
+import { ToolResult } from '@openwork/tools-contract';
 import type { Approver } from '../call/approval.js';
 import { runToolCall, type ToolCallHost } from '../call/run-tool-call.js';
 import { toModelMessages } from '../model/to-model-messages.js';
@@ -18,6 +18,15 @@ export interface TurnHost extends ToolCallHost {
   callSignal(callId: string, turnSignal: AbortSignal): { readonly signal: AbortSignal; release(): void };
   /** Records a call's result and publishes `tool_call_finished` after its progress (§8.3). */
   finishCall(call: RecordableToolCall, turnId: string, result: ToolResult): Promise<StoredToolMessage>;
+  /** The completion mailbox (architecture §4): child results not yet delivered, appended as messages now. */
+  deliverMailbox(known: (messageId: string) => boolean): Promise<readonly StoredMessage[]>;
+}
+
+/** @internal How a turn begins: with the user's message (under `inputMessageId` if given), or resuming the stored conversation. */
+export interface TurnStart {
+  readonly inputMessageId?: string;
+  /** A child's round cut off by a crash: go on from its stored messages (architecture §4). */
+  readonly resume?: boolean;
 }
 
 /**
@@ -29,7 +38,14 @@ export interface TurnHost extends ToolCallHost {
  * started as cancelled (so the conversation stays valid for every provider), and ends the turn
  * `cancelled`. Never throws: a failing model or store ends the turn `failed`.
  */
-export async function runTurn(host: TurnHost, options: TurnOptions, turnId: string, signal: AbortSignal, approver: Approver | undefined): Promise<TurnOutcome> {
+export async function runTurn(
+  host: TurnHost,
+  options: TurnOptions,
+  turnId: string,
+  signal: AbortSignal,
+  approver: Approver | undefined,
+  start: TurnStart = {},
+): Promise<TurnOutcome> {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const stored: StoredMessage[] = [];
   let steps = 0;
@@ -46,19 +62,32 @@ export async function runTurn(host: TurnHost, options: TurnOptions, turnId: stri
 
   host.publish({ type: 'turn_started', sessionId: host.sessionId, turnId });
   try {
-    await append({ role: 'user', text: options.input });
+    if (start.resume !== true) await append({ ...(start.inputMessageId === undefined ? {} : { id: start.inputMessageId }), role: 'user', text: options.input });
     const conversation = [...(await host.loadMessages())];
+    if (start.resume === true) {
+      for (const message of await answerCutOffCalls(conversation, append)) conversation.push(message);
+      const last = conversation.at(-1);
+      if (last?.role === 'assistant' && last.toolCalls.length === 0) {
+        text = last.text;
+        return finish('completed');
+      }
+    }
     for (;;) {
       if (signal.aborted) return finish('cancelled');
       if (steps >= maxSteps) return finish('max_steps');
       steps += 1;
+      const ids = new Set(conversation.map((message) => message.id));
+      for (const message of await host.deliverMailbox((id) => ids.has(id))) {
+        stored.push(message);
+        conversation.push(message);
+      }
       const response = await collectModelResponse(
         options.model,
         {
           sessionId: host.sessionId,
           ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
           messages: toModelMessages(conversation),
-          tools: host.toolset.definitions,
+          tools: host.controls === undefined ? host.toolset.definitions : [...host.toolset.definitions, ...host.controls.definitions],
         },
         signal,
         (piece) => host.publish({ type: 'assistant_text', sessionId: host.sessionId, turnId, text: piece }),
@@ -101,6 +130,28 @@ export async function runTurn(host: TurnHost, options: TurnOptions, turnId: stri
   } catch (error) {
     return finish(signal.aborted ? 'cancelled' : 'failed', signal.aborted ? undefined : describeFailure(error));
   }
+}
+
+/**
+ * A resumed round may have calls whose results were never stored (the host died while they ran).
+ * They are not run again — they may have taken effect — but answered `outcome_unknown`, so the
+ * conversation stays valid for every provider and the model can check before repeating them.
+ */
+async function answerCutOffCalls(conversation: readonly StoredMessage[], append: (message: NewMessage) => Promise<StoredMessage>): Promise<StoredMessage[]> {
+  const answered = new Set(conversation.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
+  const added: StoredMessage[] = [];
+  for (const message of conversation) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls) {
+      if (answered.has(call.id)) continue;
+      const result = ToolResult.failure({
+        code: 'outcome_unknown',
+        message: `The host running this ${call.toolId} call stopped before its result was stored; it may or may not have taken effect. Check before repeating it.`,
+      });
+      added.push(await append({ role: 'tool', toolCallId: call.id, toolId: call.toolId, result }));
+    }
+  }
+  return added;
 }
 
 function describeFailure(error: unknown): string {

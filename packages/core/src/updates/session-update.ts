@@ -1,4 +1,4 @@
-import type { StoredToolMessage } from '@openwork/session-store';
+import type { AgentRunResult, FinalAgentRunState, SessionPlan, StoredToolMessage } from '@openwork/session-store';
 import type { ToolId, ToolProgress, ToolResult } from '@openwork/tools-contract';
 import type { TurnStatus } from '../turn/turn-outcome.js';
 
@@ -13,7 +13,9 @@ export type SessionUpdate =
   | ToolCallProgressUpdate
   | ToolCallFinishedUpdate
   | TurnFinishedUpdate
-  | FileChangesUpdatedUpdate;
+  | FileChangesUpdatedUpdate
+  | AgentFinishedUpdate
+  | PlanUpdatedUpdate;
 
 export interface TurnStartedUpdate {
   readonly type: 'turn_started';
@@ -83,6 +85,29 @@ export interface FileChangesUpdatedUpdate {
   readonly sessionId: string;
   readonly changeIds: readonly string[];
   readonly undone: boolean;
+}
+
+/**
+ * A child agent of this session ended a round (architecture §4): published on the parent by the
+ * runtime that ran the child, when the result reaches the mailbox. The model gets the same result
+ * once, at the start of its next request (or from `agent_await`).
+ */
+export interface AgentFinishedUpdate {
+  readonly type: 'agent_finished';
+  /** The parent session. */
+  readonly sessionId: string;
+  readonly agentId: string;
+  readonly role: string;
+  readonly round: number;
+  readonly state: FinalAgentRunState;
+  readonly result: AgentRunResult;
+}
+
+/** `update_plan` stored a new plan for this session (spec §3). */
+export interface PlanUpdatedUpdate {
+  readonly type: 'plan_updated';
+  readonly sessionId: string;
+  readonly plan: SessionPlan;
 }
 
 /**

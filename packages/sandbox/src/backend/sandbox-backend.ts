@@ -21,7 +21,16 @@ export interface SandboxCommand {
  */
 export interface WrappedCommand {
   readonly argv: readonly string[];
-  release(): Promise<void>;
+  /**
+   * Resolves with what the model should be told about the call's after-effects (e.g. a planted
+   * repository moved aside, `auditGitRepositories`), or with nothing.
+   */
+  release(): Promise<SandboxReleaseReport | void>;
+}
+
+/** What `release()` did that the model must know: one text per finding, to append to the result. */
+export interface SandboxReleaseReport {
+  readonly notices: readonly string[];
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { SandboxAvailability, SandboxBackend, SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.js';
 import { goBuildCacheEnvironment } from '../backend/go-build-cache-environment.js';
 import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
+import { withGitAudit } from '../backend/with-git-audit.js';
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
 import { SandboxConfigurationError } from '../policy/sandbox-error.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
@@ -67,12 +68,12 @@ export class BubblewrapBackend implements SandboxBackend {
       );
     }
     if (this.registryDirectory === undefined) {
-      return wrapWithBubblewrap(this.bwrapPath, command, layout, mountPointLedgerFor(defaultRegistryDirectory(policy.openworkHome)));
+      return withGitAudit(wrapWithBubblewrap(this.bwrapPath, command, layout, mountPointLedgerFor(defaultRegistryDirectory(policy.openworkHome))), policy);
     }
     // A registry folder of the caller's choice may lie in a writable root: read-only inside, like the OpenWork home.
     const registry = { path: this.registryDirectory, scope: 'subtree' } as const;
     const protectedLayout = { ...layout, readOnly: [...layout.readOnly, registry], hardProtected: [...layout.hardProtected, registry] };
-    return wrapWithBubblewrap(this.bwrapPath, command, protectedLayout, mountPointLedgerFor(this.registryDirectory));
+    return withGitAudit(wrapWithBubblewrap(this.bwrapPath, command, protectedLayout, mountPointLedgerFor(this.registryDirectory)), policy);
   }
 
   /** §7.9: `GOCACHE` in a temp root, since the cache under home is not writable here (`goBuildCacheEnvironment`). */

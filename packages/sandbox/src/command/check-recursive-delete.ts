@@ -1,3 +1,4 @@
+import { checkFindHistoryRemoval, checkHistoryRemoval } from './check-history-removal.js';
 import type { PathTargetContext } from './judge-path-target.js';
 import { judgePathTarget } from './judge-path-target.js';
 import type { RuleMatch } from './rule-match.js';
@@ -30,6 +31,7 @@ export function checkRemove(argumentsAfterProgram: readonly ResolvedWord[], cont
     });
   }
   if (recursive) matches.push(...judgeDeletionTargets('rm -r', targets, context));
+  matches.push(...checkHistoryRemoval(recursive ? 'rm -r' : 'rm', targets, recursive, context));
   return matches;
 }
 
@@ -58,7 +60,15 @@ export function findExecutedCommands(argumentsAfterProgram: readonly ResolvedWor
   return commands;
 }
 
-/** `find <critical> … -delete` (or `-exec rm`) with nothing that narrows the selection (§3.6). */
+/** Whether an `-exec`'d command is `rm -r` (`rm -rf {} +`, `rm --recursive`). */
+function isRecursiveRemove(words: readonly ResolvedWord[]): boolean {
+  return words.slice(1).some((word) => word.value === '--recursive' || /^-[A-Za-z]*[rR]/.test(word.value ?? ''));
+}
+
+/**
+ * `find <critical> … -delete` (or `-exec rm`) with nothing that narrows the selection, and `find`
+ * removing a repository's history however narrowly it selects (§3.6).
+ */
 export function checkFind(
   argumentsAfterProgram: readonly ResolvedWord[],
   context: PathTargetContext,
@@ -80,19 +90,19 @@ export function checkFind(
     startPoints.push(word);
   }
   const expression = argumentsAfterProgram.slice(index);
-  const deletes =
-    expression.some((word) => word.value === '-delete') ||
-    findExecutedCommands(expression).some((command) => executedProgram(command) === 'rm');
+  const removals = findExecutedCommands(expression).filter((command) => executedProgram(command) === 'rm');
+  const deletes = expression.some((word) => word.value === '-delete') || removals.length > 0;
   if (!deletes) return [];
+  const history = checkFindHistoryRemoval(startPoints, expression, removals.some(isRecursiveRemove), context);
   for (let position = 0; position < expression.length; position++) {
     const text = expression[position]?.value;
     if (text === undefined || !selectiveFindTests.has(text)) continue;
     const argument = expression[position + 1]?.value;
     // `-name '*'` selects everything; any other narrowing test makes this an ordinary cleanup.
-    if (!nameTests.has(text) || (argument !== undefined && !/^[*.]*$/.test(argument))) return [];
+    if (!nameTests.has(text) || (argument !== undefined && !/^[*.]*$/.test(argument))) return history;
   }
   const targets = startPoints.length > 0 ? startPoints : [{ value: '.', pattern: '.', script: '.', substitutions: [] }];
-  return judgeDeletionTargets('find … -delete', targets, context);
+  return [...judgeDeletionTargets('find … -delete', targets, context), ...history];
 }
 
 function judgeDeletionTargets(verb: string, targets: readonly ResolvedWord[], context: PathTargetContext): RuleMatch[] {

@@ -18,9 +18,17 @@ export type DangerousCommandRule =
   | 'git-hard-reset'
   /**
    * Local git commands that throw work away or the history that could bring it back: `checkout -- .`,
-   * `restore .`, `branch -D`, `stash clear`, `filter-branch`, `reflog expire --expire=now`, `gc --prune=now`.
+   * `restore .`, `branch -D`, `stash clear`, `filter-branch`, `reflog expire --expire=now`, `gc --prune=now`,
+   * `update-ref -d`, `worktree remove --force`, `branch -M` over a branch, `submodule deinit -f`, `repack -a -d`.
    */
   | 'git-discard-work'
+  /**
+   * Removing a repository's history from the file system: `rm -r` of `.git` (any spelling: `./.git/`,
+   * `.g*`, through `cd .git`), of `.git/*` or of its `objects`, `refs`, `logs`, `modules` or `lfs`
+   * folders, `rm` of `.git/packed-refs` or a file inside those, and `find` that deletes them
+   * (`find . -name .git -exec rm -rf {} +`, `find .git/objects -delete`, `find . -path '*.git/*' -delete`).
+   */
+  | 'git-history-delete'
   /** `git clean -f` with `-d`, `-x` or `-X`: deletes untracked directories or ignored files. */
   | 'git-clean'
   /** A download piped or substituted into an interpreter (`curl … | sh`, `bash <(curl …)`), or saved and then run (`curl -o i.sh … && bash i.sh`). */

@@ -89,6 +89,8 @@ export class CommandAnalyzer {
   readonly #pathContext: PathTargetContext;
   /** `git config alias.x …` earlier in the command line, for `git x` after it. */
   readonly #gitAliases = new Map<string, string>();
+  /** A `git checkout --orphan` earlier in the command line: a forced `git branch -M` then replaces history. */
+  #afterOrphanCheckout = false;
   /** Files a download program wrote earlier in the command line (`curl -o i.sh`), as path patterns. */
   readonly #downloads = new Set<string>();
 
@@ -236,8 +238,9 @@ export class CommandAnalyzer {
         state.resolver.changeDirectory({ value: '-', pattern: '-', script: '-', substitutions: [] });
         break;
       case 'git': {
-        const check = checkGitCommand(rest, this.#gitAliases);
+        const check = checkGitCommand(rest, { aliases: this.#gitAliases, afterOrphanCheckout: this.#afterOrphanCheckout });
         matches.push(...check.matches);
+        if (check.startsOrphanBranch === true) this.#afterOrphanCheckout = true;
         if (check.definedAlias !== undefined) this.#gitAliases.set(check.definedAlias.name, check.definedAlias.value);
         if (check.aliasScript !== undefined) this.analyzeScript(check.aliasScript, state.resolver.child(), state.depth + 1);
         break;
@@ -334,15 +337,22 @@ export class CommandAnalyzer {
     flatten(pipeline.Y);
     let downloaded = false;
     let printed: string | undefined;
+    let found: ResolvedWord[] | undefined;
     for (const stage of stages) {
       const command = stage.Cmd;
       const previouslyPrinted = printed;
+      const previouslyFound = found;
       printed = undefined;
+      found = undefined;
       if (command === null || shellNodeType(command) !== 'CallExpr') continue;
       const words = (command as ShellCallExpr).Args.flatMap((word) => state.resolver.resolveArgument(word));
       const [programWord, ...rest] = unwrapCommand(words).words;
       const program = programName(programWord);
       if (program === undefined) continue;
+      if (previouslyFound !== undefined && program === 'rm' && programName(words[0]) === 'xargs') {
+        this.#checkPipedRemoval(previouslyFound, [programWord as ResolvedWord, ...rest], shellNodeText(pipeline, state.source), state);
+      }
+      if (program === 'find') found = rest;
       const interpreter = describeInterpreterInvocation(program, rest);
       if (downloaded && interpreter?.readsStandardInput === true) {
         this.#add(shellNodeText(pipeline, state.source), remoteScript(program));
@@ -355,6 +365,13 @@ export class CommandAnalyzer {
       if (downloadPrograms.has(program)) downloaded = true;
       printed = printedText(program, rest);
     }
+  }
+
+  /** `find … | xargs rm -rf` removes what find prints, as `find … -exec rm -rf {} +` would. */
+  #checkPipedRemoval(findArguments: readonly ResolvedWord[], removal: readonly ResolvedWord[], text: string, state: ScriptState): void {
+    const literal = (value: string): ResolvedWord => ({ value, pattern: value, script: value, substitutions: [] });
+    const asExec = [...findArguments, literal('-exec'), ...removal, literal('{}'), literal('+')];
+    for (const match of checkFind(asExec, this.#contextOf(state), (command) => programName(unwrapCommand(command).words[0]))) this.#add(text, match);
   }
 
   /** `:(){ :|:& };:` — a function that starts copies of itself in a pipe or in the background. */

@@ -153,7 +153,7 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
     ),
   );
   const gitRedirections = canonicalGitRedirections(
-    findGitRedirections([...workspaceRoots, ...extraWritableRoots, ...tempRoots], homeDirectory),
+    findGitRedirections([...workspaceRoots, ...extraWritableRoots, ...tempRoots], homeDirectory, { workspaceRoots }),
   );
   const policy: SandboxPolicy = Object.freeze({
     mode,

@@ -1,211 +1,238 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gitConfigEntries } from './git-config-entries.js';
+import type { GitConfigEntry } from './git-config-entries.js';
+import { configPath, gitFileTarget, kindOf, listSomeEntries, readSmallFile, realDirectory } from './git-files.js';
+import type { GitScanStatistics } from './git-files.js';
+import { readGitlinks } from './read-gitlinks.js';
+import { isInsideAnyScopedPath } from './is-inside-scoped-path.js';
 import type { ScopedPath } from './sandbox-layout.js';
 
 /**
  * The names inside a git directory through which git decides which configuration and hooks to
  * use (architecture §3.2 tier 3): `commondir` moves config and hooks to another folder,
  * `config.worktree` adds configuration, `worktrees/<name>/` holds the `commondir`/`config.worktree`
- * of each linked worktree. The rest of the git directory stays writable (`git commit`).
+ * of each linked worktree, and `modules/<name>/` the git directory (config, hooks) of each
+ * submodule, which `git submodule update` takes as it finds it (issue 23 item 1). The rest of the
+ * git directory stays writable (`git commit`).
  */
-export const gitRedirectionNames: readonly string[] = Object.freeze(['config', 'config.worktree', 'hooks', 'commondir', 'worktrees']);
+export const gitRedirectionNames: readonly string[] = Object.freeze(['config', 'config.worktree', 'hooks', 'commondir', 'worktrees', 'modules']);
 
-// Bounds for what is read from the host: a hostile tree must not make policy creation slow.
+// Bounds for what is read from the host: a hostile tree must not make policy creation slow
+// (issue 23 item 6). Nothing below lists a folder of `.git` that a command can fill: `worktrees/`
+// and `modules/` are protected, and the index is one file.
 const maximumIncludeDepth = 10; // git's own limit for include chains
-const maximumModuleDepth = 4;
+const maximumRepositoryDepth = 4; // gitlinks inside gitlinks
 const maximumGitDirectories = 256;
-const maximumFileBytes = 1024 * 1024;
+const maximumLinkedWorktrees = 256;
 
-function readSmallFile(file: string): string | undefined {
-  try {
-    const stats = fs.statSync(file);
-    if (!stats.isFile() || stats.size > maximumFileBytes) return undefined;
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
+export interface FindGitRedirectionsOptions {
+  /**
+   * The workspace roots among `roots`: git run in one also discovers a repository above it, so the
+   * names that would make one (`.git`, a bare repository's `HEAD`) are protected in each folder
+   * above it that lies in one of `roots` (issue 23 item 2).
+   */
+  readonly workspaceRoots?: readonly string[];
+  /** Counts folders listed and files read (tests prove the scan bounded with it). */
+  readonly statistics?: GitScanStatistics;
+}
+
+/** One scan: what was found, and what was read already. Each method is one named step. */
+class GitRedirectionScan {
+  readonly #found = new Map<string, ScopedPath>();
+  readonly #seenGitDirectories = new Set<string>();
+  readonly #seenConfigs = new Set<string>();
+  readonly #homeDirectory: string;
+  readonly #statistics: GitScanStatistics | undefined;
+
+  constructor(homeDirectory: string, statistics: GitScanStatistics | undefined) {
+    this.#homeDirectory = homeDirectory;
+    this.#statistics = statistics;
   }
-}
 
-function kindOf(file: string): 'directory' | 'file' | 'symlink' | 'missing' {
-  try {
-    const stats = fs.lstatSync(file);
-    if (stats.isSymbolicLink()) return 'symlink';
-    return stats.isDirectory() ? 'directory' : 'file';
-  } catch {
-    return 'missing';
+  add(entry: ScopedPath): void {
+    if (entry.path.includes('\0') || !entry.path.startsWith('/')) return;
+    const key = `${entry.scope}\0${entry.path}`;
+    if (!this.#found.has(key)) this.#found.set(key, Object.freeze({ ...entry }));
   }
-}
 
-function realDirectory(directory: string): string | undefined {
-  try {
-    const real = fs.realpathSync.native(directory);
-    return fs.statSync(real).isDirectory() ? real : undefined;
-  } catch {
-    return undefined;
+  result(): ScopedPath[] {
+    return [...this.#found.values()];
   }
-}
 
-/** `gitdir: <path>` of a git file (linked worktree, submodule), relative to the file's folder. */
-function gitFileTarget(file: string): string | undefined {
-  const text = readSmallFile(file);
-  const match = text === undefined ? null : /^gitdir:\s*(.+?)\s*$/m.exec(text);
-  return match === null ? undefined : path.posix.resolve(path.posix.dirname(file), match[1] as string);
-}
+  configEntries(file: string): GitConfigEntry[] {
+    return gitConfigEntries(readSmallFile(file, this.#statistics) ?? '');
+  }
 
-/** A path value of a configuration file: `~/` is the home directory, relative paths are relative to `base`. */
-function configPath(value: string, base: string, homeDirectory: string): string | undefined {
-  if (value === '' || value.includes('\0') || value.startsWith('%(')) return undefined;
-  if (value === '~' || value.startsWith('~/')) return path.posix.join(homeDirectory, value.slice(1));
-  if (value.startsWith('~')) return undefined; // ~user: another user's home, not ours to guess
-  return path.posix.resolve(base, value);
+  /** `core.hooksPath` (and husky's parent folder) and every included file, followed to git's depth. */
+  readConfig(file: string, workTree: string | undefined, depth: number): void {
+    const key = `${file}\0${workTree ?? ''}`;
+    if (depth > maximumIncludeDepth || this.#seenConfigs.has(key)) return;
+    this.#seenConfigs.add(key);
+    for (const entry of this.configEntries(file)) {
+      if (entry.section === 'core' && entry.subsection === undefined && entry.name === 'hookspath') {
+        const hooks = configPath(entry.value, workTree ?? path.posix.dirname(file), this.#homeDirectory);
+        if (hooks === undefined) continue;
+        this.add({ path: hooks, scope: 'subtree' });
+        // husky >= 9: hooksPath is `.husky/_`, whose scripts run the user's `.husky/<hook>`.
+        if (path.posix.basename(hooks) === '_') this.add({ path: path.posix.dirname(hooks), scope: 'subtree' });
+      } else if ((entry.section === 'include' || entry.section === 'includeif') && entry.name === 'path') {
+        const included = configPath(entry.value, path.posix.dirname(file), this.#homeDirectory);
+        if (included === undefined) continue;
+        this.add({ path: included, scope: 'subtree' });
+        this.readConfig(included, workTree, depth + 1);
+      }
+    }
+  }
+
+  /** A git directory: its redirection names, configuration, `commondir`, linked worktrees, known submodules. */
+  visitGitDirectory(gitDirectory: string, workTree: string | undefined): void {
+    const real = realDirectory(gitDirectory) ?? gitDirectory;
+    if (this.#seenGitDirectories.has(real) || this.#seenGitDirectories.size >= maximumGitDirectories) return;
+    this.#seenGitDirectories.add(real);
+    for (const name of gitRedirectionNames) this.add({ path: path.posix.join(gitDirectory, name), scope: 'subtree' });
+    this.readConfig(path.posix.join(real, 'config'), workTree, 0);
+    this.readConfig(path.posix.join(real, 'config.worktree'), workTree, 0);
+    const common = readSmallFile(path.posix.join(real, 'commondir'), this.#statistics)?.split(/\r?\n/)[0]?.trim();
+    if (common !== undefined && common !== '') this.visitGitDirectory(path.posix.resolve(real, common), workTree);
+    this.visitLinkedWorktrees(real);
+    this.visitKnownSubmodules(real);
+  }
+
+  /** `worktrees/<name>/gitdir` names the `.git` file of each linked worktree (`worktrees/` is protected). */
+  visitLinkedWorktrees(gitDirectory: string): void {
+    const { names } = listSomeEntries(path.posix.join(gitDirectory, 'worktrees'), maximumLinkedWorktrees, this.#statistics);
+    for (const name of names) {
+      const pointer = readSmallFile(path.posix.join(gitDirectory, 'worktrees', name, 'gitdir'), this.#statistics)?.trim();
+      if (pointer !== undefined && pointer.startsWith('/')) this.add({ path: pointer, scope: 'exact' });
+    }
+  }
+
+  /**
+   * The submodules the (protected) configuration names (`[submodule "<name>"]`): their git
+   * directories `modules/<name>` keep their own names protected inside a grant on the module.
+   * `modules/` itself is protected as a whole, so nothing else of it needs listing.
+   */
+  visitKnownSubmodules(gitDirectory: string): void {
+    const names = new Set<string>();
+    for (const entry of this.configEntries(path.posix.join(gitDirectory, 'config'))) {
+      if (entry.section === 'submodule' && entry.subsection !== undefined) names.add(entry.subsection);
+    }
+    for (const name of names) {
+      const moduleDirectory = path.posix.resolve(gitDirectory, 'modules', name);
+      if (!moduleDirectory.startsWith(`${gitDirectory}/modules/`) || kindOf(path.posix.join(moduleDirectory, 'HEAD')) === 'missing') continue;
+      const worktree = this.configEntries(path.posix.join(moduleDirectory, 'config')).find(
+        (entry) => entry.section === 'core' && entry.subsection === undefined && entry.name === 'worktree',
+      )?.value;
+      const moduleWorkTree = worktree === undefined ? undefined : path.posix.resolve(moduleDirectory, worktree);
+      if (moduleWorkTree !== undefined) this.add({ path: path.posix.join(moduleWorkTree, '.git'), scope: 'exact' });
+      this.visitGitDirectory(moduleDirectory, moduleWorkTree);
+    }
+  }
+
+  /** A work tree's `.git` (folder, git file or link), then the repositories its index links to. */
+  visitWorkTree(workTree: string, depth: number): boolean {
+    const dotGit = path.posix.join(workTree, '.git');
+    let gitDirectory: string | undefined;
+    switch (kindOf(dotGit)) {
+      case 'directory':
+        gitDirectory = dotGit;
+        break;
+      case 'file':
+        this.add({ path: dotGit, scope: 'exact' });
+        gitDirectory = gitFileTarget(dotGit, this.#statistics);
+        break;
+      case 'symlink':
+        this.add({ path: dotGit, scope: 'exact' });
+        gitDirectory = realDirectory(dotGit);
+        break;
+      case 'missing':
+        return false;
+    }
+    if (gitDirectory !== undefined) {
+      this.visitGitDirectory(gitDirectory, workTree);
+      this.visitGitlinks(workTree, gitDirectory, depth);
+    }
+    return true;
+  }
+
+  /**
+   * Gitlinks of the index (submodules, embedded repositories): git recurses into each populated
+   * one, so each is visited like the root's repository (issue 23 item 1). One index read, cached.
+   */
+  visitGitlinks(workTree: string, gitDirectory: string, depth: number): void {
+    if (depth >= maximumRepositoryDepth) return;
+    const real = realDirectory(gitDirectory);
+    if (real === undefined) return;
+    const format = this.configEntries(path.posix.join(real, 'config')).find((entry) => entry.section === 'extensions' && entry.name === 'objectformat');
+    const gitlinks = readGitlinks(real, format?.value.toLowerCase() === 'sha256' ? 32 : 20, this.#statistics);
+    for (const link of gitlinks.paths) {
+      const child = path.posix.join(workTree, link);
+      if (!child.startsWith(`${workTree}/`) || kindOf(path.posix.join(child, '.git')) === 'missing') continue;
+      this.visitWorkTree(child, depth + 1);
+    }
+  }
+
+  /** The repository git uses in `root`: its own `.git`, or the first one above it. */
+  visitRepositoryOf(root: string): string[] {
+    for (let directory = root; ; directory = path.posix.dirname(directory)) {
+      if (this.visitWorkTree(directory, 0)) return [directory];
+      if (directory === '/') return [];
+    }
+  }
+
+  /**
+   * Issue 23 item 2: in the workspace root (when it is no repository) and in every folder above
+   * it that a command can write, the names through which git would find a repository there — a
+   * `.git` (missing: protected whole), and `HEAD`, without which no folder is a bare repository —
+   * until the repository the root lies in, if any.
+   */
+  protectAncestors(workspaceRoot: string, writableRoots: readonly ScopedPath[]): void {
+    for (let directory = workspaceRoot; isInsideAnyScopedPath(directory, writableRoots); directory = path.posix.dirname(directory)) {
+      const dotGit = path.posix.join(directory, '.git');
+      const kind = kindOf(dotGit);
+      const validRepository = kind === 'file' || kind === 'symlink' || (kind === 'directory' && kindOf(path.posix.join(dotGit, 'HEAD')) !== 'missing');
+      if (validRepository) return;
+      this.add({ path: path.posix.join(directory, 'HEAD'), scope: 'subtree' });
+      if (kind === 'directory') this.visitGitDirectory(dotGit, directory);
+      else if (directory !== workspaceRoot) this.add({ path: dotGit, scope: 'subtree' });
+      if (directory === '/') return;
+    }
+  }
+
+  /** The user's own configuration applies to every repository: a relative hooksPath there is relative to each work tree. */
+  readGlobalConfigs(workTrees: readonly string[]): void {
+    for (const global of [path.posix.join(this.#homeDirectory, '.gitconfig'), path.posix.join(this.#homeDirectory, '.config/git/config')]) {
+      if (workTrees.length === 0) this.readConfig(global, undefined, 0);
+      for (const workTree of workTrees) this.readConfig(global, workTree, 0);
+    }
+  }
 }
 
 /**
  * Everything through which git could be redirected to an attacker's configuration or hooks, for
- * the repositories of `roots` (each root's own `.git`, or the repository that holds the root) and
- * the user's global configuration, read from the host now (architecture §3.2):
+ * the repositories of `roots` (each root's own `.git`, or the repository that holds the root),
+ * the repositories their indexes link to, and the user's global configuration, read from the host
+ * now (architecture §3.2, §3.7):
  *
  * - a `.git` that is a file (linked worktree, submodule) or a symbolic link: the entry itself
  *   (`exact`: a `.git` directory's contents stay writable), and the git directory it names;
  * - in every git directory found (a `.git` folder, a git file's target, its `commondir`, each
- *   submodule's directory under `modules/`): `config`, `config.worktree`, `hooks`, `commondir`,
- *   `worktrees` (`gitRedirectionNames`), also when they do not exist yet;
+ *   submodule the configuration names): `config`, `config.worktree`, `hooks`, `commondir`,
+ *   `worktrees`, `modules` (`gitRedirectionNames`), also when they do not exist yet;
+ * - the `.git` of every gitlink of an index (submodules, embedded repositories) and what it names;
  * - the `.git` files of submodule work trees (`core.worktree` of each module) and of linked
  *   worktrees (`worktrees/<name>/gitdir`): replaced, they point git elsewhere;
- * - the folder named by `core.hooksPath` (relative to the work tree), and its parent when it is
- *   husky's `_` folder (whose hooks run `../<hook>`);
- * - every file named by `include.path` or `includeIf.<condition>.path`, whatever the condition,
- *   followed to git's depth of 10.
+ * - the folder named by `core.hooksPath`, and its parent when it is husky's `_` folder;
+ * - every file named by `include.path` or `includeIf.<condition>.path`, followed to depth 10;
+ * - with `workspaceRoots`: `.git` and `HEAD` in the folders above each one (`protectAncestors`).
  *
- * Paths are absolute, not yet canonical; nothing here throws for what it finds on disk.
+ * Bounded: no folder a command can fill is listed. Paths are absolute, not yet canonical.
  */
-export function findGitRedirections(roots: readonly string[], homeDirectory: string): ScopedPath[] {
-  const found = new Map<string, ScopedPath>();
-  const add = (entry: ScopedPath): void => {
-    if (entry.path.includes('\0') || !entry.path.startsWith('/')) return;
-    const key = `${entry.scope}\0${entry.path}`;
-    if (!found.has(key)) found.set(key, Object.freeze({ ...entry }));
-  };
-  const seenGitDirectories = new Set<string>();
-  const seenConfigs = new Set<string>();
-
-  const readConfig = (file: string, workTree: string | undefined, depth: number): void => {
-    const key = `${file}\0${workTree ?? ''}`;
-    if (depth > maximumIncludeDepth || seenConfigs.has(key)) return;
-    seenConfigs.add(key);
-    const text = readSmallFile(file);
-    if (text === undefined) return;
-    for (const entry of gitConfigEntries(text)) {
-      if (entry.section === 'core' && entry.subsection === undefined && entry.name === 'hookspath') {
-        const hooks = configPath(entry.value, workTree ?? path.posix.dirname(file), homeDirectory);
-        if (hooks === undefined) continue;
-        add({ path: hooks, scope: 'subtree' });
-        // husky >= 9: hooksPath is `.husky/_`, whose scripts run the user's `.husky/<hook>`.
-        if (path.posix.basename(hooks) === '_') add({ path: path.posix.dirname(hooks), scope: 'subtree' });
-      } else if ((entry.section === 'include' || entry.section === 'includeif') && entry.name === 'path') {
-        const included = configPath(entry.value, path.posix.dirname(file), homeDirectory);
-        if (included === undefined) continue;
-        add({ path: included, scope: 'subtree' });
-        readConfig(included, workTree, depth + 1);
-      }
-    }
-  };
-
-  const visitGitDirectory = (gitDirectory: string, workTree: string | undefined, moduleDepth: number): void => {
-    const real = realDirectory(gitDirectory) ?? gitDirectory;
-    if (seenGitDirectories.has(real) || seenGitDirectories.size >= maximumGitDirectories) return;
-    seenGitDirectories.add(real);
-    for (const name of gitRedirectionNames) add({ path: path.posix.join(gitDirectory, name), scope: 'subtree' });
-    readConfig(path.posix.join(real, 'config'), workTree, 0);
-    readConfig(path.posix.join(real, 'config.worktree'), workTree, 0);
-    const common = readSmallFile(path.posix.join(real, 'commondir'))?.split(/\r?\n/)[0]?.trim();
-    if (common !== undefined && common !== '') visitGitDirectory(path.posix.resolve(real, common), workTree, moduleDepth);
-    visitLinkedWorktrees(real);
-    if (moduleDepth < maximumModuleDepth) visitModules(path.posix.join(real, 'modules'), moduleDepth + 1);
-  };
-
-  // `worktrees/<name>/gitdir` names the `.git` file of each linked worktree.
-  const visitLinkedWorktrees = (gitDirectory: string): void => {
-    for (const name of listDirectory(path.posix.join(gitDirectory, 'worktrees'))) {
-      const pointer = readSmallFile(path.posix.join(gitDirectory, 'worktrees', name, 'gitdir'))?.trim();
-      if (pointer !== undefined && pointer.startsWith('/')) add({ path: pointer, scope: 'exact' });
-    }
-  };
-
-  // Submodules: `modules/<name>` (names may contain slashes) holds a git directory with HEAD.
-  const visitModules = (directory: string, moduleDepth: number): void => {
-    const pending = [directory];
-    while (pending.length > 0 && seenGitDirectories.size < maximumGitDirectories) {
-      const current = pending.pop() as string;
-      for (const name of listDirectory(current)) {
-        const candidate = path.posix.join(current, name);
-        if (kindOf(candidate) !== 'directory') continue;
-        if (kindOf(path.posix.join(candidate, 'HEAD')) === 'missing') {
-          pending.push(candidate);
-          continue;
-        }
-        const workTreeValue = gitConfigEntries(readSmallFile(path.posix.join(candidate, 'config')) ?? '').find(
-          (entry) => entry.section === 'core' && entry.subsection === undefined && entry.name === 'worktree',
-        )?.value;
-        const moduleWorkTree = workTreeValue === undefined ? undefined : path.posix.resolve(candidate, workTreeValue);
-        if (moduleWorkTree !== undefined) add({ path: path.posix.join(moduleWorkTree, '.git'), scope: 'exact' });
-        visitGitDirectory(candidate, moduleWorkTree, moduleDepth);
-      }
-    }
-  };
-
-  const visitWorkTree = (workTree: string): boolean => {
-    const dotGit = path.posix.join(workTree, '.git');
-    switch (kindOf(dotGit)) {
-      case 'directory':
-        visitGitDirectory(dotGit, workTree, 0);
-        return true;
-      case 'file': {
-        add({ path: dotGit, scope: 'exact' });
-        const target = gitFileTarget(dotGit);
-        if (target !== undefined) visitGitDirectory(target, workTree, 0);
-        return true;
-      }
-      case 'symlink': {
-        add({ path: dotGit, scope: 'exact' });
-        const target = realDirectory(dotGit);
-        if (target !== undefined) visitGitDirectory(target, workTree, 0);
-        return true;
-      }
-      case 'missing':
-        return false;
-    }
-  };
-
-  const workTrees: string[] = [];
-  for (const root of roots) {
-    if (visitWorkTree(root)) {
-      workTrees.push(root);
-      continue;
-    }
-    // A root inside a repository: git run in the root uses that repository's config and hooks.
-    for (let ancestor = path.posix.dirname(root); ; ancestor = path.posix.dirname(ancestor)) {
-      if (visitWorkTree(ancestor)) {
-        workTrees.push(ancestor);
-        break;
-      }
-      if (ancestor === '/') break;
-    }
-  }
-  // The user's own configuration applies to every repository: a relative hooksPath there is
-  // relative to each work tree.
-  for (const global of [path.posix.join(homeDirectory, '.gitconfig'), path.posix.join(homeDirectory, '.config/git/config')]) {
-    if (workTrees.length === 0) readConfig(global, undefined, 0);
-    for (const workTree of workTrees) readConfig(global, workTree, 0);
-  }
-  return [...found.values()];
-}
-
-function listDirectory(directory: string): string[] {
-  try {
-    return fs.readdirSync(directory).sort();
-  } catch {
-    return [];
-  }
+export function findGitRedirections(roots: readonly string[], homeDirectory: string, options: FindGitRedirectionsOptions = {}): ScopedPath[] {
+  const scan = new GitRedirectionScan(homeDirectory, options.statistics);
+  const workTrees = roots.flatMap((root) => scan.visitRepositoryOf(root));
+  const writableRoots = roots.map((root): ScopedPath => ({ path: root, scope: 'subtree' }));
+  for (const root of options.workspaceRoots ?? []) scan.protectAncestors(root, writableRoots);
+  scan.readGlobalConfigs([...new Set(workTrees)]);
+  return scan.result();
 }

@@ -122,8 +122,19 @@ describe('git redirections (architecture §3.2)', () => {
     ]) {
       expect(writable(policy, target), target).toBe(false);
     }
-    expect(writable(policy, path.join(superproject, '.git/modules/lib/index'))).toBe(true);
+    // `.git/modules` is protected whole (git submodule update takes a module directory as it finds
+    // it, issue 23): work inside a submodule's git directory needs a grant, as for `.git/hooks`.
+    expect(writable(policy, path.join(superproject, '.git/modules/lib/index'))).toBe(false);
+    expect(writable(policy, path.join(superproject, '.git/modules/planted/config'))).toBe(false);
     expect(writable(policy, path.join(superproject, 'lib/a.txt'))).toBe(true);
+    const granted = createSandboxPolicy({
+      workspaceRoots: [superproject],
+      homeDirectory: home,
+      tempRoots: [],
+      grants: [{ path: path.join(superproject, '.git/modules/lib'), access: 'write', scope: 'subtree' }],
+    });
+    expect(writable(granted, path.join(superproject, '.git/modules/lib/index'))).toBe(true);
+    expect(writable(granted, path.join(superproject, '.git/modules/other/config'))).toBe(false);
   });
 
   it('core.hooksPath (relative to the work tree, husky’s _ and its parent, ~/…) and include.path / includeIf paths, followed', async () => {

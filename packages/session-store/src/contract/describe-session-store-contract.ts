@@ -14,6 +14,7 @@ import { StoreClosedError } from '../store-closed-error.js';
 import type { StoredMessage } from '../stored-message.js';
 import { UndoneConflictError } from '../undone-conflict-error.js';
 import { completeToolTurn } from './complete-tool-turn.js';
+import { describeAgentRunContract } from './describe-agent-runs-contract.js';
 import type { SessionStoreContractHarness } from './session-store-contract-harness.js';
 
 /** Options of `describeSessionStoreContract`. */
@@ -568,6 +569,8 @@ export function describeSessionStoreContract(
         }
       });
     });
+
+    describeAgentRunContract({ create, peer, reopen });
   });
 }
 

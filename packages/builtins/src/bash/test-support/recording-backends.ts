@@ -41,7 +41,7 @@ export class RecordingSandboxBackend implements SandboxBackend {
       argv,
       release: async () => {
         record.released += 1;
-        await wrapped.release();
+        return wrapped.release();
       },
     };
   }

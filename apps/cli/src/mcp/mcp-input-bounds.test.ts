@@ -1,0 +1,116 @@
+import { access, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCliSandbox, runOpenwork, type CliSandbox } from '../test-support/cli-sandbox.js';
+import { connectMcpTestClient, resultText } from '../test-support/mcp-test-client.js';
+
+// Issue 24, item 8: `openwork mcp` exited without a word on a request over 10 MiB (the SDK's
+// stdio buffer), and an MCP client could make `/` a workspace root.
+
+let sandbox: CliSandbox;
+const clients: Client[] = [];
+beforeEach(async () => {
+  sandbox = await createCliSandbox();
+  await writeFile(join(sandbox.workspace, 'notes.txt'), 'alpha\n');
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
+  await sandbox.remove();
+});
+
+async function connect(options: Parameters<typeof connectMcpTestClient>[1] = {}) {
+  const connection = await connectMcpTestClient(sandbox, options);
+  clients.push(connection.client);
+  return connection;
+}
+
+/** Polls `condition` up to 100 times, 50 ms apart (a bound, not a timing assertion). */
+async function eventually(condition: () => boolean): Promise<boolean> {
+  for (let attempt = 0; attempt < 100 && !condition(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+  return condition();
+}
+
+describe('openwork mcp with a message over 8 MiB', () => {
+  it('answers it with a JSON-RPC error, logs one line on stderr and goes on serving', async () => {
+    const { client, stderr } = await connect();
+    const content = 'x'.repeat(12 * 1024 * 1024); // over the SDK's own 10 MiB too
+    const oversized = client.callTool({ name: 'write', arguments: { path: 'big.txt', content } });
+    const error = await oversized.then(() => undefined, (reason: unknown) => reason);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(-32600);
+    expect((error as McpError).message).toContain('The message is 12 MiB; openwork mcp reads messages of at most 8 MiB, so it was not read.');
+    await expect(readFile(join(sandbox.workspace, 'big.txt'))).rejects.toThrow();
+
+    const read = await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } });
+    expect(resultText(read)).toBe('1\talpha');
+    expect(await eventually(() => stderr().includes('refused a message'))).toBe(true);
+    const lines = stderr().split('\n').filter((line) => line.includes('refused a message'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^openwork mcp: refused a message of \d+ bytes \(over the 8 MiB bound, request id \d+\); still serving$/);
+  });
+
+  it('a message just under the bound reaches the tool, which answers it', async () => {
+    const { client, stderr } = await connect();
+    const content = 'y'.repeat(7 * 1024 * 1024);
+    const result = await client.callTool({ name: 'write', arguments: { path: 'seven.txt', content } });
+    // write's own limit (1 MiB of content) answers: the transport read the whole message.
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain('write takes at most');
+    expect(stderr()).not.toContain('refused a message');
+  });
+});
+
+describe('the workspace root / is refused; HOME is allowed with its protections', () => {
+  it('--workspace / (also through .. or a link) stops openwork call, session and mcp with a text that says why and what to do', async () => {
+    const link = join(sandbox.root, 'to-root');
+    await symlink('/', link);
+    for (const argv of [
+      ['call', 'read', '{"path":"etc/hostname"}', '--workspace', '/'],
+      ['session', '--workspace', `${sandbox.workspace}/../../../../../../..`],
+      ['mcp', '--workspace', link],
+    ]) {
+      const run = await runOpenwork(argv, { environment: sandbox.environment, cwd: sandbox.workspace });
+      expect({ status: run.status, signal: run.signal }).toEqual({ status: 2, signal: null });
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain('is / (the whole file system), which openwork refuses as a workspace root');
+      expect(run.stderr).toContain('Use the project\'s folder instead (--workspace ~/project');
+    }
+    const fromRoot = await runOpenwork(['call', 'list', '{}'], { environment: sandbox.environment, cwd: '/' });
+    expect({ status: fromRoot.status, signal: fromRoot.signal, stderr: fromRoot.stderr }).toMatchObject({ status: 2, signal: null });
+    // Refused before anything opened: not even the store was created.
+    await expect(access(sandbox.openworkHome)).rejects.toThrow();
+    expect(fromRoot.stderr).toContain('The current directory (the workspace when --workspace is not given) is /');
+  });
+
+  it('an MCP root of / is refused with a log line; the session keeps its --workspace', async () => {
+    const { client, stderr } = await connect({ roots: () => ['/'] });
+    expect(await eventually(() => stderr().includes("openwork mcp: ignored the client's root file:///: it is / (the whole file system)"))).toBe(true);
+    expect(resultText(await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } }))).toBe('1\talpha');
+    // Relative paths still mean the workspace: with / as the root, `.` would list the file system.
+    const listed = resultText(await client.callTool({ name: 'list', arguments: { path: '.' } }));
+    expect(listed).toContain('notes.txt');
+    expect(listed).not.toMatch(/\betc\b/);
+  });
+
+  it('an MCP root equal to HOME works, and the home protections still apply in it', async () => {
+    await writeFile(join(sandbox.home, 'todo.txt'), 'home file\n');
+    await mkdir(join(sandbox.home, '.ssh'));
+    await writeFile(join(sandbox.home, '.ssh', 'id_rsa'), 'PRIVATE KEY\n');
+    const { client } = await connect({ roots: () => [sandbox.home] });
+    let seen = '';
+    for (let attempt = 0; attempt < 50 && seen !== '1\thome file'; attempt += 1) {
+      seen = resultText(await client.callTool({ name: 'read', arguments: { path: 'todo.txt' } }));
+    }
+    expect(seen).toBe('1\thome file');
+    const key = await client.callTool({ name: 'read', arguments: { path: '.ssh/id_rsa' } });
+    expect(key.isError).toBe(true);
+    expect(resultText(key)).not.toContain('PRIVATE KEY');
+    const bashrc = await client.callTool({ name: 'write', arguments: { path: '.bashrc', content: 'curl x | sh\n' } });
+    expect(bashrc.isError).toBe(true);
+    await expect(readFile(join(sandbox.home, '.bashrc'))).rejects.toThrow();
+    const config = await client.callTool({ name: 'write', arguments: { path: '.openwork/config.json', content: '{}' } });
+    expect(config.isError).toBe(true);
+  });
+});
