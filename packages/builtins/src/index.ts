@@ -67,6 +67,12 @@ export { grepTool } from './search/grep-tool.js';
 export { globTool } from './search/glob-tool.js';
 export { bashTool } from './bash/bash-tool.js';
 export { DEFAULT_TIMEOUT_MS, MAX_COMMAND_BYTES, MAX_TIMEOUT_MS } from './bash/bash-limits.js';
+export { bashOutputTool } from './bash/background/bash-output-tool.js';
+export { bashKillTool } from './bash/background/bash-kill-tool.js';
+export { BackgroundTasks } from './bash/background/background-tasks.js';
+export type { BackgroundTask, TaskRead } from './bash/background/background-task.js';
+export type { BackgroundTaskArtifact, BackgroundTaskState } from './bash/background/background-task-state.js';
+export { DEFAULT_YIELD_MS, MAX_ENDED_TASKS_KEPT, MAX_RUNNING_TASKS, MAX_WAIT_MS } from './bash/background/background-limits.js';
 
 // Registry and toolsets (§3)
 export { builtinTools, type BuiltinTool } from './registry/builtin-tools.js';

@@ -128,6 +128,7 @@ export class NodeProcessBackend implements ProcessBackend {
       capture,
       options.onProgress,
       () => settleEnding('pipe_failed'),
+      options.onOutput,
     );
 
     const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => settleEnding('timeout'), options.timeoutMs);
@@ -185,6 +186,7 @@ class MergedOutputReader {
   readonly #sources: ReadonlyArray<{ readonly stream: Readable; readonly kind: ProcessProgress['kind']; readonly onData: (chunk: Buffer) => void; readonly ended: Promise<void> }>;
   readonly #capture: BoundedCapture;
   readonly #onProgress: ProcessSpawnOptions['onProgress'];
+  readonly #onOutput: ProcessSpawnOptions['onOutput'];
   readonly #progress = new Map<ProcessProgress['kind'], ProgressRateLimit>();
   #paused = false;
   #stopped = false;
@@ -195,9 +197,11 @@ class MergedOutputReader {
     capture: BoundedCapture,
     onProgress: ProcessSpawnOptions['onProgress'],
     onError: () => void,
+    onOutput?: ProcessSpawnOptions['onOutput'],
   ) {
     this.#capture = capture;
     this.#onProgress = onProgress;
+    this.#onOutput = onOutput;
     this.#sources = streams.map(({ stream, kind }) => {
       const onData = (chunk: Buffer): void => this.#receive(kind, chunk);
       const ended = new Promise<void>((resolve) => {
@@ -259,6 +263,13 @@ class MergedOutputReader {
   #receive(kind: ProcessProgress['kind'], chunk: Buffer): void {
     this.#lastActivity = performance.now();
     this.#capture.push(chunk);
+    if (this.#onOutput !== undefined) {
+      try {
+        this.#onOutput(chunk);
+      } catch {
+        // Dropped, like progress: an observer must not change the outcome.
+      }
+    }
     if (this.#onProgress !== undefined) {
       let limit = this.#progress.get(kind);
       if (limit === undefined) {

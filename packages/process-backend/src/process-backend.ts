@@ -35,6 +35,12 @@ export interface ProcessSpawnOptions {
    * throw or a rejected promise is dropped and never changes the outcome.
    */
   readonly onProgress?: (progress: ProcessProgress) => unknown;
+  /**
+   * Every chunk of merged output as it is read, not rate-limited — for callers that keep their
+   * own bounded view while the process runs (background bash reads its output in parts). Called
+   * synchronously; the chunk must not be changed; a throw is dropped and never changes the outcome.
+   */
+  readonly onOutput?: (chunk: Buffer) => void;
   /** Where to spill output above 16 KiB. Without it, long output is still cut but not saved. */
   readonly spill?: SpillTarget;
 }

@@ -288,7 +288,7 @@ describe('input (§7.9)', () => {
     expect(existsSync(join(fixture.workspace, 'ran'))).toBe(false);
     const wrongType = await fixture.call('bash', { command: 'true', timeoutMs: '5000' });
     expect(wrongType.error?.code).toBe('invalid_arguments');
-    const unknown = await fixture.call('bash', { command: 'true', workdir: '/tmp' });
+    const unknown = await fixture.call('bash', { command: 'true', cwd: '/tmp' });
     expect(unknown.error?.code).toBe('invalid_arguments');
   });
 

@@ -6,7 +6,11 @@ import { requireCallPolicy } from '../context/require-call-policy.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 import { escalationInputShape, requireJustification } from '../escalation/escalation-parameters.js';
 import { formatCount } from '../text/format-bytes.js';
+import { backgroundInputShape } from './background/background-input.js';
+import { clampWait } from './background/wait-input.js';
+import { runInBackground } from './background/run-in-background.js';
 import { bashEnvironment } from './bash-environment.js';
+import { resolveWorkdir } from './resolve-workdir.js';
 import { DEFAULT_TIMEOUT_MS, MAX_COMMAND_BYTES, MAX_TIMEOUT_MS } from './bash-limits.js';
 import { clampTimeout, effectiveTimeout } from './effective-timeout.js';
 import { inspectBash } from './inspect-bash.js';
@@ -35,6 +39,7 @@ const inputSchema = z
       .number()
       .default(DEFAULT_TIMEOUT_MS)
       .describe(`Milliseconds until the command and every process it started are killed: default ${DEFAULT_TIMEOUT_MS}, values outside 1–${MAX_TIMEOUT_MS} are clamped`),
+    ...backgroundInputShape,
     ...escalationInputShape,
   })
   .superRefine(requireJustification);
@@ -49,7 +54,7 @@ const inputSchema = z
 export const bashTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
   id: 'bash',
   description:
-    'Run a shell command with /bin/bash -c in the workspace root, inside the sandbox of this session: it can read files except credentials, and write only where this session may write. Every call is a new shell (cd and variables do not carry over); stdin is empty, so use non-interactive options. stdout and stderr come back merged; above 16 KB you see the first 2 KB and the last 14 KB, and the full output is saved to a file whose path the result gives (read or grep it). The last line is the status, e.g. [exit 1; duration 40 ms]; a non-zero exit is a normal result. timeoutMs (default 30000, at most 120000) stops the command and every process it started. Prefer read, grep, glob and list for looking at files.',
+    'Run a shell command with /bin/bash -c in the workspace root, inside the sandbox of this session: it can read files except credentials, and write only where this session may write. Every call is a new shell (cd and variables do not carry over); stdin is empty, so use non-interactive options. stdout and stderr come back merged; above 16 KB you see the first 2 KB and the last 14 KB, and the full output is saved to a file whose path the result gives (read or grep it). The last line is the status, e.g. [exit 1; duration 40 ms]; a non-zero exit is a normal result. timeoutMs (default 30000, at most 120000) stops the command and every process it started. workdir runs it in another folder (relative to the workspace root). For a server, a watcher or anything longer, set runInBackground: true: the call returns after yieldMs (default 1000, at most 30000) with what it printed so far and a task id; read more with bash_output, stop it with bash_kill (at most 8 running tasks). Prefer read, grep, glob and list for looking at files.',
   risk: 'process_execution',
   inputSchema,
   inspect: (input, session) => inspectBash(input.command, input, session),
@@ -60,6 +65,20 @@ export const bashTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
     const availability = await session.sandboxAvailability();
     if (!availability.available) return sandboxUnavailable(availability.reason);
 
+    const cwd = input.workdir === undefined ? session.workingDirectory : await resolveWorkdir(session, input.workdir, policy);
+    if (ToolExecutionError.isInstance(cwd)) return cwd;
+    if (input.runInBackground) {
+      return runInBackground(session, {
+        command: input.command,
+        description: input.description,
+        policy,
+        cwd,
+        environment: bashEnvironment(session, policy),
+        yieldMs: clampWait(input.yieldMs),
+        signal: call.signal,
+      });
+    }
+
     const timeout = effectiveTimeout(input.timeoutMs, call.deadline, Date.now());
     if (timeout.kind === 'expired') {
       return new ToolExecutionError(
@@ -67,7 +86,6 @@ export const bashTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
         "[timed out after 0 ms; duration 0 ms]\nThe command did not run: this call's deadline had already passed when it was to start. A larger timeoutMs does not help.",
       );
     }
-    const cwd = session.workingDirectory;
     const run = await runSandboxedBash(session, {
       command: input.command,
       callId: call.callId,

@@ -12,9 +12,12 @@ export interface SandboxedBashRequest {
   readonly policy: SandboxPolicy;
   readonly cwd: string;
   readonly environment: Readonly<Record<string, string>>;
-  readonly timeoutMs: number;
+  /** Absent for a background task (issue 26): it runs until it ends, bash_kill or its session's end. */
+  readonly timeoutMs: number | undefined;
   readonly signal: AbortSignal;
-  readonly onProgress: (progress: ProcessProgress) => void;
+  readonly onProgress?: (progress: ProcessProgress) => void;
+  /** Raw merged output as it is read (a background task's own bounded view). */
+  readonly onOutput?: (chunk: Buffer) => void;
   readonly spill: SpillTarget | undefined;
 }
 
@@ -53,8 +56,9 @@ async function runWrapped(session: ToolSessionContext, request: SandboxedBashReq
       cwd: request.cwd,
       env: request.environment,
       signal: request.signal,
-      timeoutMs: request.timeoutMs,
-      onProgress: request.onProgress,
+      ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+      ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
+      ...(request.onOutput === undefined ? {} : { onOutput: request.onOutput }),
       ...(request.spill === undefined ? {} : { spill: request.spill }),
     });
   } catch (error) {

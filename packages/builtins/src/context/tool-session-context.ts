@@ -13,6 +13,7 @@ import {
   type SandboxPolicy,
 } from '@openwork/sandbox';
 import { ToolExecutionError } from '@openwork/tools-contract';
+import { BackgroundTasks } from '../bash/background/background-tasks.js';
 import { FileObservations } from '../observations/file-observations.js';
 import { SpillDirectory } from '../spill/spill-directory.js';
 import { BuiltinsError } from './builtins-error.js';
@@ -46,6 +47,8 @@ export interface ToolSessionContextOptions {
   readonly observations?: FileObservations;
   /** §4 per-real-path write locks: share one per session with everything that writes (undo too). */
   readonly writeLocks?: WriteLocks;
+  /** Issue 26: the session's background tasks; pass the session's when rebuilding a context, so its tasks stay reachable. */
+  readonly backgroundTasks?: BackgroundTasks;
 }
 
 /** What `ToolSessionContext.local` needs; everything else has a local default. */
@@ -77,6 +80,8 @@ export class ToolSessionContext {
   readonly spill: SpillDirectory | undefined;
   readonly observations: FileObservations;
   readonly writeLocks: WriteLocks;
+  /** Issue 26: `close()` it when the session ends — it kills every task still running. */
+  readonly backgroundTasks: BackgroundTasks;
   #availability: Promise<SandboxAvailability> | undefined;
   #settledAvailability: SandboxAvailability | undefined;
   #protectionPolicy: SandboxPolicy | undefined;
@@ -96,6 +101,7 @@ export class ToolSessionContext {
     this.spill = options.spill;
     this.observations = options.observations ?? new FileObservations();
     this.writeLocks = options.writeLocks ?? new WriteLocks();
+    this.backgroundTasks = options.backgroundTasks ?? new BackgroundTasks();
   }
 
   /**
@@ -132,6 +138,7 @@ export class ToolSessionContext {
       ...(spill === undefined ? {} : { spill }),
       ...(options.observations === undefined ? {} : { observations: options.observations }),
       ...(options.writeLocks === undefined ? {} : { writeLocks: options.writeLocks }),
+      ...(options.backgroundTasks === undefined ? {} : { backgroundTasks: options.backgroundTasks }),
     });
   }
 

@@ -4,10 +4,12 @@ import type { ToolId } from '@openwork/tools-contract';
 export type BuiltinAgent = 'default' | 'explorer';
 
 /**
- * §3 table (architecture §4): the tools of each role, in the order the model sees them. Core adds
+ * §3 table (architecture §4): the tools of each role, in the order the model sees them — the
+ * spec's seven in §3 order, then issue 26's background tools after bash. Core adds
  * `conversation_history` to the default agent's toolset itself.
  */
 export const BUILTIN_AGENT_TOOLS: Readonly<Record<BuiltinAgent, readonly ToolId[]>> = Object.freeze({
-  default: Object.freeze(['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash']),
-  explorer: Object.freeze(['read', 'grep', 'glob', 'list', 'bash']),
+  default: Object.freeze(['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash', 'bash_output', 'bash_kill']),
+  // Issue 26: the explorer reads its own tasks' output; it does not get bash_kill.
+  explorer: Object.freeze(['read', 'grep', 'glob', 'list', 'bash', 'bash_output']),
 });

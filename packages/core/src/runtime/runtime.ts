@@ -224,8 +224,9 @@ export class Runtime {
   }
 
   /**
-   * Cancels every running turn and call, waits for them to end, and refuses further work. The
-   * store is the host's: close it yourself afterwards. Calling it twice is harmless.
+   * Cancels every running turn and call, waits for them to end, kills every background bash task
+   * of its sessions, and refuses further work. The store is the host's: close it yourself
+   * afterwards. Calling it twice is harmless.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -237,6 +238,8 @@ export class Runtime {
     const sessions = await Promise.all([...this.#sessions.values()].map((opening) => opening.catch(() => undefined)));
     await Promise.all(sessions.map((session) => session?.settled()));
     await this.#agents.close();
+    // Issue 26: no background task outlives its runtime.
+    await Promise.all(sessions.map((session) => session?.closeBackgroundTasks()));
   }
 }
 

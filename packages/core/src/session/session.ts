@@ -1,4 +1,4 @@
-import { FileObservations, SpillDirectory, ToolSessionContext, sessionSandboxPolicy } from '@openwork/builtins';
+import { BackgroundTasks, FileObservations, SpillDirectory, ToolSessionContext, sessionSandboxPolicy } from '@openwork/builtins';
 import { WriteLocks } from '@openwork/fs-backend';
 import type { PathGrant, SandboxPolicy } from '@openwork/sandbox';
 import type {
@@ -69,6 +69,8 @@ export class Session {
   #turnApprover: Approver | undefined;
   readonly #observations = new FileObservations();
   readonly #writeLocks = new WriteLocks();
+  /** Issue 26: the session's background bash tasks, shared by every context it builds; killed when it closes. */
+  readonly #backgroundTasks = new BackgroundTasks();
   readonly #spill: SpillDirectory;
   readonly #updates = new SessionUpdates();
   #activity: SessionActivity | undefined;
@@ -354,6 +356,12 @@ export class Session {
   markDeleted(): void {
     this.#deleted = true;
     this.#turn?.controller.abort();
+    void this.#backgroundTasks.close();
+  }
+
+  /** @internal Issue 26: kills every background task of the session and waits until each is gone. */
+  async closeBackgroundTasks(): Promise<void> {
+    await this.#backgroundTasks.close();
   }
 
   /** @internal Resolves when the running turn (if any) has ended. */
@@ -489,6 +497,7 @@ export class Session {
       spill: this.#spill,
       observations: this.#observations,
       writeLocks: this.#writeLocks,
+      backgroundTasks: this.#backgroundTasks,
     });
   }
 

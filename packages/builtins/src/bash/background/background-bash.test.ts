@@ -1,0 +1,190 @@
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { ToolResult, type ToolResult as Result } from '@openwork/tools-contract';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createBashFixture, requireBubblewrap, type BashFixture } from '../test-support/bash-fixture.js';
+import { eventually, livingProcessesWith } from '../test-support/process-table.js';
+import type { BackgroundTaskArtifact } from './background-task-state.js';
+
+const fixtures: BashFixture[] = [];
+async function bashFixture(): Promise<BashFixture> {
+  const fixture = await createBashFixture();
+  fixtures.push(fixture);
+  return fixture;
+}
+beforeAll(requireBubblewrap);
+afterEach(async () => {
+  for (const fixture of fixtures.splice(0)) {
+    await fixture.session.backgroundTasks.close();
+    await fixture.cleanup();
+  }
+});
+
+/** The `background_task` artifact of a result. */
+function task(result: Result): BackgroundTaskArtifact {
+  const artifact = result.artifacts.find((candidate) => candidate.kind === 'background_task');
+  expect(artifact, ToolResult.text(result)).toBeDefined();
+  return artifact as unknown as BackgroundTaskArtifact;
+}
+
+/** A loopback port nobody listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** bash_output until `needle` shows up (each read is bounded by waitMs; the loop bounds the attempts). */
+async function readUntil(fixture: BashFixture, taskId: string, needle: string): Promise<string> {
+  let seen = '';
+  for (let attempt = 0; attempt < 20 && !seen.includes(needle); attempt += 1) {
+    seen += ToolResult.text(await fixture.call('bash_output', { taskId, waitMs: 30_000 }));
+  }
+  return seen;
+}
+
+describe('background bash (issue 26)', () => {
+  it('a dev server started in the background is reached by a later foreground curl, then killed', async () => {
+    const fixture = await bashFixture();
+    await writeFile(join(fixture.workspace, 'hello.txt'), 'hello from the workspace\n');
+    const port = await freePort();
+    const command = `exec python3 -u -m http.server ${port} --bind 127.0.0.1`;
+    const started = await fixture.call('bash', { command, runInBackground: true, yieldMs: 500, description: 'dev server' });
+    expect(started.status, ToolResult.text(started)).toBe('succeeded');
+    const artifact = task(started);
+    expect(artifact).toMatchObject({ kind: 'background_task', command, description: 'dev server', state: 'running', exitCode: null });
+    expect(Number.isNaN(Date.parse(artifact.startedAt))).toBe(false);
+    expect(ToolResult.text(started)).toContain(`task ${artifact.taskId}`);
+    expect(ToolResult.text(started)).toContain(`bash_output {"taskId":"${artifact.taskId}"}`);
+
+    // The sandbox shares the network by default: a later foreground call reaches the server.
+    const curl = await fixture.text('bash', {
+      command: `for i in $(seq 100); do curl -sf http://127.0.0.1:${port}/hello.txt && exit 0; sleep 0.1; done; exit 1`,
+    });
+    expect(curl).toMatch(/^hello from the workspace\n\[exit 0; duration \d+ ms\]$/);
+    // The server's own log line for that request is the task's next output.
+    expect(await readUntil(fixture, artifact.taskId, 'GET /hello.txt')).toContain('"GET /hello.txt HTTP/1.1" 200');
+
+    const killed = await fixture.call('bash_kill', { taskId: artifact.taskId });
+    expect(task(killed)).toMatchObject({ taskId: artifact.taskId, state: 'killed', exitCode: null });
+    expect(ToolResult.text(killed)).toContain(`[task ${artifact.taskId}: killed by bash_kill]`);
+    expect(livingProcessesWith(`http.server ${port}`)).toEqual([]);
+    const after = await fixture.text('bash', { command: `curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:${port}/ || echo refused` });
+    expect(after).toContain('refused');
+    // Killing again reports how it ended, and changes nothing.
+    expect(ToolResult.text(await fixture.call('bash_kill', { taskId: artifact.taskId }))).toContain('killed by bash_kill');
+  });
+
+  it('a watcher is read in three parts; each read returns only what is new, bounded like bash, the whole in the spill file', async () => {
+    const fixture = await bashFixture();
+    const command = [
+      'for i in 1 2 3; do',
+      '  while [ ! -e trigger-$i ]; do sleep 0.05; done',
+      '  echo "change $i"',
+      '  if [ $i = 2 ]; then seq 1 20000; fi',
+      'done',
+    ].join('\n');
+    const started = await fixture.call('bash', { command, runInBackground: true, yieldMs: 0 });
+    const { taskId } = task(started);
+    expect(ToolResult.text(started)).toContain('(no new output)');
+
+    await writeFile(join(fixture.workspace, 'trigger-1'), '');
+    const first = await readUntil(fixture, taskId, 'change 1');
+    expect(first).toMatch(/^change 1\n\[task bg-[0-9a-f]{6}: running\]\n/);
+
+    await writeFile(join(fixture.workspace, 'trigger-2'), '');
+    // One read of the whole second part: wait until the session has received all of it.
+    const numbers = Array.from({ length: 20000 }, (_, index) => `${index + 1}\n`).join('');
+    const running = fixture.session.backgroundTasks.get(taskId);
+    expect(await eventually(() => (running?.totalBytes ?? 0) >= `change 1\nchange 2\n${numbers}`.length, 400)).toBe(true);
+    const second = ToolResult.text(await fixture.call('bash_output', { taskId }));
+    expect(second).not.toContain('change 1');
+    expect(second.startsWith('change 2\n1\n2\n')).toBe(true);
+    // Above 16 KiB: head + marker + tail, and the task's whole output is in its spill file.
+    expect(second).toMatch(/bytes omitted/);
+    expect(second).toContain('19999\n20000\n');
+    const spillPath = fixture.session.spill?.location(`background-${taskId}`).path ?? '';
+    expect(second).toContain(fixture.session.spill?.location(`background-${taskId}`).displayPath ?? 'no spill');
+
+    await writeFile(join(fixture.workspace, 'trigger-3'), '');
+    const third = await readUntil(fixture, taskId, 'exited 0');
+    expect(third).toMatch(/^change 3\n/);
+    expect(third).toContain(`[task ${taskId}: exited 0]`);
+    expect(third).not.toContain('20000');
+    const whole = await readFile(spillPath, 'utf8');
+    expect(whole).toBe(`change 1\nchange 2\n${numbers}change 3\n`);
+
+    const done = await fixture.call('bash_output', { taskId });
+    expect(task(done)).toMatchObject({ state: 'exited', exitCode: 0 });
+    expect(ToolResult.text(done)).toBe(`(no new output)\n[task ${taskId}: exited 0]`);
+  });
+
+  it('at most 8 running tasks per session: the ninth is refused naming the eight, and starts once one is killed', async () => {
+    const fixture = await bashFixture();
+    const token = `bg-limit-${randomUUID()}`;
+    const ids: string[] = [];
+    for (let index = 0; index < 8; index += 1) {
+      ids.push(task(await fixture.call('bash', { command: `sleep 300; : ${token}`, runInBackground: true, yieldMs: 0, description: `sleeper ${index}` })).taskId);
+    }
+    const ninth = await fixture.call('bash', { command: `sleep 300; : ${token}`, runInBackground: true, yieldMs: 0 });
+    expect(ninth.error?.code).toBe('execution_failed');
+    const refusal = ToolResult.text(ninth);
+    for (const id of ids) expect(refusal).toContain(id);
+    expect(refusal).toContain('sleeper 7');
+    expect(refusal).toContain('bash_kill');
+    const list = ToolResult.text(await fixture.call('bash_output', {}));
+    expect(list.split('\n')).toHaveLength(8);
+
+    await fixture.call('bash_kill', { taskId: ids[0] });
+    const again = await fixture.call('bash', { command: `sleep 300; : ${token}`, runInBackground: true, yieldMs: 0 });
+    expect(task(again).state).toBe('running');
+
+    // Closing the session kills every task (runtime.close() and session close call this).
+    await fixture.session.backgroundTasks.close();
+    expect(fixture.session.backgroundTasks.running()).toEqual([]);
+    expect(await eventually(() => livingProcessesWith(token).length === 0)).toBe(true);
+    const closed = await fixture.call('bash', { command: 'true', runInBackground: true });
+    expect(ToolResult.text(closed)).toContain('closing');
+  });
+
+  it("cancelling a bash_output call ends its wait, not the task", async () => {
+    const fixture = await bashFixture();
+    const token = `bg-cancel-${randomUUID()}`;
+    const { taskId } = task(await fixture.call('bash', { command: `sleep 300; : ${token}`, runInBackground: true, yieldMs: 0 }));
+    const controller = new AbortController();
+    const reading = fixture.call('bash_output', { taskId, waitMs: 30_000 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await reading;
+    expect(fixture.session.backgroundTasks.get(taskId)?.state).toBe('running');
+    expect(livingProcessesWith(token).length).toBeGreaterThan(0);
+    await fixture.call('bash_kill', { taskId });
+    expect(livingProcessesWith(token)).toEqual([]);
+  }, 20_000);
+
+  it('yieldMs ends early when the command ends; workdir is relative to the workspace root and checked', async () => {
+    const fixture = await bashFixture();
+    await mkdir(join(fixture.workspace, 'sub'));
+    await writeFile(join(fixture.workspace, 'file.txt'), 'x');
+    const quick = await fixture.call('bash', { command: 'pwd; exit 3', runInBackground: true, yieldMs: 30_000, workdir: 'sub' });
+    expect(task(quick)).toMatchObject({ state: 'exited', exitCode: 3 });
+    expect(ToolResult.text(quick)).toBe(`${join(fixture.workspace, 'sub')}\n[task ${task(quick).taskId}: exited 3]`);
+    expect(await fixture.text('bash', { command: 'pwd', workdir: 'sub' })).toMatch(new RegExp(`^${join(fixture.workspace, 'sub')}\\n\\[exit 0; duration \\d+ ms\\]$`));
+    const notFolder = await fixture.call('bash', { command: 'pwd', workdir: 'file.txt' });
+    expect(notFolder.error?.code).toBe('invalid_arguments');
+    expect(ToolResult.text(notFolder)).toContain('is not a folder');
+    const missing = await fixture.call('bash', { command: 'pwd', workdir: 'nope' });
+    expect(missing.status).not.toBe('succeeded');
+    await mkdir(join(fixture.home, '.ssh'));
+    const credentials = await fixture.call('bash', { command: 'pwd', workdir: '~/.ssh', runInBackground: true });
+    expect(credentials.error?.code).toBe('permission_denied');
+    expect(fixture.session.backgroundTasks.list().map((entry) => entry.state)).toEqual(['exited']);
+    const unknown = await fixture.call('bash_output', { taskId: 'bg-000000' });
+    expect(unknown.error?.code).toBe('invalid_arguments');
+    expect(ToolResult.text(unknown)).toContain(task(quick).taskId);
+  });
+});

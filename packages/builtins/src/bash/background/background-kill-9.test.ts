@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { lstat, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { compileSourcesForChild } from '../../test-support/compile-sources-for-child.js';
+import { requireBubblewrap } from '../test-support/bash-fixture.js';
+import { eventually, livingProcessesWith } from '../test-support/process-table.js';
+
+let build: string | undefined;
+let root: string | undefined;
+beforeAll(async () => {
+  await requireBubblewrap();
+  build = await compileSourcesForChild();
+});
+afterAll(async () => {
+  if (build !== undefined) await rm(build, { recursive: true, force: true });
+});
+afterEach(async () => {
+  if (root === undefined) return;
+  const registry = join(root, 'registry');
+  // Let the sandbox's reaper finish first, so that nothing is created after the removal.
+  await eventually(() => livingProcessesWith(registry).length === 0, 200);
+  await rm(root, { recursive: true, force: true, maxRetries: 5 });
+  root = undefined;
+});
+
+/** Every entry under `folder`, as relative paths (what a placeholder would add). */
+function tree(folder: string, prefix = ''): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    found.push(`${prefix}${entry.name}${entry.isDirectory() ? '/' : ''}`);
+    if (entry.isDirectory()) found.push(...tree(join(folder, entry.name), `${prefix}${entry.name}/`));
+  }
+  return found.sort();
+}
+
+/** `tree`, or `undefined` when the reaper removed something while it was listed. */
+function settledTree(folder: string): string[] | undefined {
+  try {
+    return tree(folder);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+describe('no background task outlives its owner (issue 26, architecture §3.7 "crashes")', () => {
+  it('kill -9 of a host running two background tasks leaves no process (checked in /proc) and no placeholder', async () => {
+    root = await realpath(await mkdtemp(join(tmpdir(), 'ow-bg-kill9-')));
+    const workspace = join(root, 'workspace');
+    const home = join(root, 'home');
+    await mkdir(join(workspace, '.git'), { recursive: true });
+    await mkdir(home);
+    await writeFile(join(workspace, '.git/HEAD'), 'ref: refs/heads/main\n');
+    const token = `bg-kill9-${randomUUID()}`;
+    const before = tree(workspace);
+
+    const host = spawn(process.execPath, [join(build ?? '', 'bash/test-support/background-host-child.js'), JSON.stringify({ workspace, home, registryDirectory: join(root, 'registry'), token })], {
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, OPENWORK_HOME: join(home, '.openwork') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    host.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    host.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => host.once('exit', (_code, signal) => resolve(signal)));
+    expect(await eventually(() => stdout.includes('\n') || host.exitCode !== null, 1200), stderr).toBe(true);
+    expect(stdout, stderr).toContain('"running":2');
+
+    // Both tasks run in the sandbox (bwrap and bash carry the command line), and hold their claims:
+    // the placeholders of the protected names are on the host while they run.
+    expect(await eventually(() => livingProcessesWith(token).length >= 4, 200)).toBe(true);
+    expect(await lstat(join(workspace, '.git/hooks')).then(() => true, () => false)).toBe(true);
+
+    host.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    // bwrap --die-with-parent ends each sandbox with its host; the reaper then removes the placeholders.
+    expect(await eventually(() => livingProcessesWith(token).length === 0, 200)).toBe(true);
+    expect(await eventually(() => settledTree(workspace)?.join('\n') === before.join('\n'), 200)).toBe(true);
+    expect(tree(workspace)).toEqual(before);
+  });
+});

@@ -1,0 +1,29 @@
+import type { SandboxPolicy } from '@openwork/sandbox';
+import { defineTool } from '@openwork/tools-contract';
+import * as z from 'zod';
+import type { ToolSessionContext } from '../../context/tool-session-context.js';
+import { renderTaskRead } from './render-task.js';
+import { unknownTask } from './unknown-task.js';
+import { taskIdSchema } from './wait-input.js';
+
+const inputSchema = z.strictObject({ taskId: taskIdSchema });
+
+/**
+ * Issue 26 `bash_kill`: ends a background task's whole process group through the same terminate
+ * path as a timeout (§5: SIGKILL to the group, bounded wait), waits until its sandbox claim is
+ * released, and returns its last unread output with the state `killed`. A task that already ended
+ * is reported as it ended.
+ */
+export const bashKillTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
+  id: 'bash_kill',
+  description: 'Stop a background task (started with bash and runInBackground: true) and every process it started. Returns what it printed since the last read and its final state.',
+  risk: 'process_execution',
+  inputSchema,
+  async execute(input, session) {
+    const tasks = session.backgroundTasks;
+    const task = tasks.get(input.taskId);
+    if (task === undefined) return unknownTask(input.taskId, tasks.list());
+    await task.kill('by bash_kill');
+    return renderTaskRead(task, await task.read());
+  },
+});

@@ -1,0 +1,37 @@
+import type { SandboxPolicy } from '@openwork/sandbox';
+import { defineTool } from '@openwork/tools-contract';
+import * as z from 'zod';
+import type { ToolSessionContext } from '../../context/tool-session-context.js';
+import { MAX_WAIT_MS } from './background-limits.js';
+import { renderTaskList, renderTaskRead } from './render-task.js';
+import { unknownTask } from './unknown-task.js';
+import { clampWait, taskIdSchema } from './wait-input.js';
+
+const inputSchema = z.strictObject({
+  taskId: taskIdSchema.optional(),
+  waitMs: z
+    .number()
+    .default(0)
+    .describe(`Wait up to this many milliseconds for new output or the end of the task (default 0, at most ${MAX_WAIT_MS})`),
+});
+
+/**
+ * Issue 26 `bash_output`: what a background task printed since the last read (merged streams,
+ * bounded like bash), its state and exit code; `waitMs` waits for new output or the end. Without
+ * `taskId`, the session's tasks. Reads only this session's tasks, so it is read-only (explorer).
+ */
+export const bashOutputTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
+  id: 'bash_output',
+  description: `Read what a background task (started with bash and runInBackground: true) printed since the last read, with its state (running, exited, killed, failed) and exit code. Above 16 KB of new output you see the first 2 KB and the last 14 KB; the whole output is in the task's file. waitMs (default 0, at most ${MAX_WAIT_MS}) waits for new output or the end. Without taskId, lists this session's tasks.`,
+  risk: 'read_only',
+  inputSchema,
+  async execute(input, session, call) {
+    const tasks = session.backgroundTasks;
+    if (input.taskId === undefined) return renderTaskList(tasks.list());
+    const task = tasks.get(input.taskId);
+    if (task === undefined) return unknownTask(input.taskId, tasks.list());
+    await task.waitForChange(clampWait(input.waitMs), call.signal);
+    return renderTaskRead(task, await task.read());
+  },
+});
+

@@ -1,0 +1,31 @@
+import { detectRunnerFailure } from '@openwork/sandbox';
+import type { ToolSessionContext } from '../../context/tool-session-context.js';
+import { runSandboxedBash, type SandboxedBashRequest } from '../run-sandboxed-bash.js';
+import type { BackgroundTask } from './background-task.js';
+
+/** A background run: the request of a foreground one without timeout, signal, progress and spill. */
+export type BackgroundBashRequest = Omit<SandboxedBashRequest, 'timeoutMs' | 'signal' | 'onProgress' | 'onOutput' | 'spill'>;
+
+/**
+ * Starts `task` through THE one runner of bash (`runSandboxedBash`, acceptance 10d: wrapped with
+ * this call's policy, spawned by the process backend, the wrap released after the exit) without
+ * waiting for it: the wrap's claim is held until the process ends — normal exit, bash_kill, the
+ * session closing — so its placeholders live exactly as long as the task (architecture §3.7).
+ * The task's own signal is its only cancel: the call that started it ends long before.
+ */
+export function startBackgroundBash(session: ToolSessionContext, task: BackgroundTask, request: BackgroundBashRequest): void {
+  const run = runSandboxedBash(session, {
+    ...request,
+    timeoutMs: undefined,
+    signal: task.signal,
+    onOutput: (chunk) => task.receive(chunk),
+    spill: task.spill,
+  }).then(
+    (result) => {
+      if (result.kind === 'unavailable') task.fail(`the kernel sandbox is unavailable (${result.reason}); nothing ran`);
+      else task.settle(result.outcome, detectRunnerFailure({ exitCode: result.outcome.exitCode, output: result.outcome.output })?.reason);
+    },
+    (error: unknown) => task.fail(`bash could not be started: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  task.attach(run);
+}

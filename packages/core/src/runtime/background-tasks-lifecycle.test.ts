@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { ToolResult } from '@openwork/tools-contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCoreFixture, type CoreFixture } from '../test-support/core-fixture.js';
+
+const fixtures: CoreFixture[] = [];
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((entry) => entry.cleanup()));
+});
+
+/** Living (not zombie) processes whose command line holds `token`, from /proc. */
+function living(token: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(token)) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (!/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3))) found.push(Number(name));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return found;
+}
+
+async function until(condition: () => boolean): Promise<boolean> {
+  for (let attempt = 0; attempt < 200 && !condition(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+  return condition();
+}
+
+describe('background bash tasks end with their owner (issue 26)', () => {
+  it('runtime.close() and deleting a session kill every background task of it', async () => {
+    const machine = await createCoreFixture();
+    fixtures.push(machine);
+    const token = `core-bg-${randomUUID()}`;
+    const kept = await machine.session();
+    const deleted = await machine.session();
+    for (const session of [kept, kept, deleted]) {
+      const { result } = await session.callTool('bash', { command: `sleep 300; : ${token}`, runInBackground: true, yieldMs: 0 });
+      expect(result.status, ToolResult.text(result)).toBe('succeeded');
+      expect(result.artifacts.find((artifact) => artifact.kind === 'background_task')).toMatchObject({ state: 'running' });
+    }
+    // bwrap and bash of each task carry the token.
+    expect(await until(() => living(token).length >= 6)).toBe(true);
+    const survivors = living(token).length;
+    await machine.runtime.deleteSession(deleted.id);
+    expect(await until(() => living(token).length <= survivors - 2)).toBe(true);
+    // The other session's tasks are still running, and listed.
+    const { result: listed } = await kept.callTool('bash_output', {});
+    expect(ToolResult.text(listed).match(/: running\]/g)).toHaveLength(2);
+
+    await machine.runtime.close();
+    expect(living(token)).toEqual([]);
+  });
+});
