@@ -10,6 +10,8 @@ const TITLES: Readonly<Record<string, string>> = {
   grep: 'Search file contents',
   glob: 'Find files by name',
   bash: 'Run shell command (sandboxed)',
+  bash_output: 'Read a background command\'s output',
+  bash_kill: 'Stop a background command',
   conversation_history: 'Search this conversation',
   update_plan: 'Update the plan',
   agent_send: 'Start or message child agents',
