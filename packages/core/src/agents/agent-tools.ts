@@ -1,5 +1,5 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
-import { defineTool, ToolExecutionError } from '@openwork/tools-contract';
+import { defineTool, ToolExecutionError, type Tool, type ToolInputSchema } from '@openwork/tools-contract';
 import * as z from 'zod';
 import type { ControlContext } from '../control/control-context.js';
 import { MAX_AGENT_OPERATIONS, MAX_AGENT_PROMPT, MAX_AWAIT_MS, MAX_AWAIT_TARGETS } from './agent-limits.js';
@@ -33,9 +33,17 @@ const awaitSchema = z.strictObject({
 
 const listSchema = z.strictObject({});
 
+/**
+ * The declared type of `agentSendTool`: its input schema's own zod type would name
+ * `ZodDiscriminatedUnion` with zod 4.1's two type arguments in the published declarations, which
+ * zod 4.0 (the floor of our zod peer range) rejects.
+ */
+type ControlTool = Tool<ToolInputSchema, ControlContext, SandboxPolicy>;
+
 /** `agent_send` (architecture §4): delegate, message or cancel children; receipts, not results. */
-export function agentSendTool() {
-  return defineTool<typeof sendSchema, ControlContext, SandboxPolicy>({
+
+export function agentSendTool(): ControlTool {
+  const tool = defineTool<typeof sendSchema, ControlContext, SandboxPolicy>({
     id: AGENT_SEND_TOOL_ID,
     description:
       `Start child agents and talk to them: up to ${MAX_AGENT_OPERATIONS} operations — delegate (a new child with its own session on the same workspace, role explorer or default), message (a follow-up to a child whose round ended) or cancel. ` +
@@ -51,6 +59,7 @@ export function agentSendTool() {
       return `${text}\nResults arrive in your mailbox at the start of a later request; agent_await them only when you depend on them.`;
     },
   });
+  return tool as unknown as ControlTool;
 }
 
 /** `agent_await` (architecture §4): a bounded wait for children to be ready. */
