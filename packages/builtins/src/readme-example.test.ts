@@ -25,7 +25,7 @@ describe('README', () => {
       log.mockRestore();
       await rm(directory, { recursive: true, force: true });
     }
-    expect(logged[0]).toMatch(/^read write edit( grep)?( glob)? list( bash( bash_output bash_kill)?)?$/);
+    expect(logged[0]).toMatch(/^read write edit( grep)?( glob)? list( bash( bash_output bash_input bash_kill)?)?$/);
     expect(logged[1]).toBe('Read greeting.txt before editing it.');
     expect(logged[2]).toBe('1\thello\n2\tworld');
     expect(logged[3]).toBe('Edited greeting.txt:2 (+1 -1)');
