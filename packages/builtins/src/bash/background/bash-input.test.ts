@@ -84,7 +84,7 @@ describe('bash_input and tty: true (issue 26)', () => {
     const id = taskId(started);
     const first = await fixture.call('bash_input', { taskId: id, input: 'one\ntwo\n' });
     expect(first.status).toBe('succeeded');
-    const text = await readUntil(fixture, id, 'got <two>', ToolResult.text(first));
+    const text = await readUntil(fixture, id, 'got <two>', `${ToolResult.text(started)}\n${ToolResult.text(first)}`);
     expect(text).toContain('got <one>\ngot <two>');
     expect(text).not.toContain('BASHRC-RAN');
     // Not a terminal: no echo of the input.
