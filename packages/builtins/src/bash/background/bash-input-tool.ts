@@ -5,6 +5,7 @@ import type { ToolSessionContext } from '../../context/tool-session-context.js';
 import { formatCount } from '../../text/format-bytes.js';
 import { ANSWER_QUIET_MS, ANSWER_WAIT_MS, MAX_INPUT_BYTES } from './background-limits.js';
 import { findTask } from './find-task.js';
+import { isShellTask } from './shell-task.js';
 import { describe, renderTaskRead, taskStatusLine } from './render-task.js';
 import { taskIdSchema } from './wait-input.js';
 
@@ -25,8 +26,8 @@ const inputSchema = z.strictObject({
 /**
  * Issue 26 `bash_input`: types text into a running background task — its stdin pipe, or its
  * terminal with `tty: true` — and returns what it printed in answer (it waits until the task has
- * printed and then been quiet briefly, a few seconds at most). Before it runs, the text gets the
- * dangerous-command analysis of bash (architecture §3.6): text typed into a shell is a command, and
+ * printed and then been quiet briefly, a few seconds at most). Before it runs, text typed into a
+ * shell gets the dangerous-command analysis of bash (architecture §3.6): there it is a command, and
  * approvals work as for bash. An explorer reaches only the tasks it started.
  */
 export const bashInputTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
@@ -59,16 +60,17 @@ export const bashInputTool = defineTool<typeof inputSchema, ToolSessionContext, 
 });
 
 /**
- * §6.1 for bash_input: it `runs` the typed text — in a shell task that is what it is — with the
- * danger analysis of bash over it (resolved against the task's folder), and a description naming
- * the task, for the approval card.
+ * §6.1 for bash_input: it `runs` the typed text with a description naming the task, for the
+ * approval card; text typed into a shell (`isShellTask`) gets bash's danger analysis, resolved
+ * against the task's folder — approvals then work as for bash.
  */
 function inspectInput(taskId: string, text: string, session: ToolSessionContext): CallInspection {
   const task = session.backgroundTasks.visibleTo(session.agentRole).find((candidate) => candidate.id === taskId);
   const facts: { danger?: unknown; description?: string } = {
     description: task === undefined ? `input for background task ${taskId}` : `input for background task ${taskId} (${describe(task)})`,
   };
-  if (session.knownSandboxAvailability()?.available !== false) {
+  // Text for a shell (or a task this session cannot see: when in doubt, check) is a command.
+  if (session.knownSandboxAvailability()?.available !== false && (task === undefined || isShellTask(task.command))) {
     const analysis = analyzeCommand(text, { workspaceRoots: session.workspaceRoots, homeDirectory: session.homeDirectory, cwd: task?.cwd ?? session.workingDirectory });
     if (analysis.dangerous) facts.danger = analysis;
   }

@@ -118,7 +118,7 @@ describe('bash_input and tty: true (issue 26)', () => {
     expect(fixture.processes.spawns.length).toBe(spawned);
   });
 
-  it('the text is analysed like a bash command before it runs: a dangerous line is reported, with a description naming the task', async () => {
+  it('text typed into a shell is analysed like a bash command before it runs: a dangerous line is reported, with a description naming the task', async () => {
     const fixture = await bashFixture();
     const started = await fixture.call('bash', { command: 'exec bash --norc -i', runInBackground: true, tty: true, yieldMs: 500, description: 'a shell' });
     const id = taskId(started);
@@ -129,6 +129,10 @@ describe('bash_input and tty: true (issue 26)', () => {
     expect((dangerous.call.inspection['danger'] as { dangerous?: boolean } | undefined)?.dangerous).toBe(true);
     const harmless = fixture.toolset.prepare('bash_input', { taskId: id, input: 'ls\n' });
     expect(harmless.ok && harmless.call.inspection['danger']).toBeFalsy();
+    // Text typed into a program that is not a shell is not shell syntax: a REPL line is never an approval.
+    const repl = taskId(await fixture.call('bash', { command: 'exec python3 -i -q', runInBackground: true, tty: true, yieldMs: 0 }));
+    const python = fixture.toolset.prepare('bash_input', { taskId: repl, input: 'print(sum(range(10)))\n' });
+    expect(python.ok && python.call.inspection['danger']).toBeFalsy();
     const bash = fixture.toolset.prepare('bash', { command: 'sleep 1', description: 'wait a second' });
     expect(bash.ok && bash.call.inspection['description']).toBe('wait a second');
   });
