@@ -194,7 +194,7 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
     ),
   );
   const gitRedirections = canonicalGitRedirections(
-    findGitRedirections(sessionRoots, homeDirectory, { workspaceRoots }),
+    findGitRedirections(sessionRoots, homeDirectory, { workspaceRoots, tempRoots }),
   );
   const policy: SandboxPolicy = Object.freeze({
     mode,
