@@ -1,6 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generateText, stepCountIs, type ModelMessage } from 'ai';
+import { generateText, simulateReadableStream, stepCountIs, streamText, type ModelMessage } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openworkTools } from './index.js';
 import { createAiSdkFixture, type AiSdkFixture } from './test-support/ai-sdk-fixture.js';
@@ -16,6 +17,9 @@ async function machine(): Promise<AiSdkFixture> {
 afterEach(async () => {
   await Promise.all(fixtures.splice(0).map((fixture) => fixture.cleanup()));
 });
+
+/** One part of a mock model's stream (the SDK's `LanguageModelV3StreamPart`). */
+type StreamChunk = Awaited<ReturnType<MockLanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer Part> ? Part : never;
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 
@@ -95,6 +99,28 @@ describe('only a person approves an escalation, whatever the host configures (ai
       ['call_0', 'text'],
       ['call_0', 'error-text'],
     ]);
+  });
+
+  it("streamText (the chat path): the user's approval in the messages runs the escalation, and only it", async () => {
+    const { session, outside } = await machine();
+    const target = join(outside, 'report.txt');
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
+    const finish = (unified: 'tool-calls' | 'stop') => ({ type: 'finish' as const, finishReason: { unified, raw: undefined }, usage });
+    const answers: StreamChunk[][] = [
+      [{ type: 'tool-call' as const, toolCallId: 'c1', toolName: 'write', input: JSON.stringify(escalatedWrite(target, 'streamed\n')) }, finish('tool-calls')],
+      [{ type: 'text-start' as const, id: 't' }, { type: 'text-delta' as const, id: 't', delta: 'Written.' }, { type: 'text-end' as const, id: 't' }, finish('stop')],
+    ];
+    const model = new MockLanguageModelV3({ doStream: answers.map((chunks) => ({ stream: simulateReadableStream({ chunks }) })) });
+    const tools = openworkTools(session);
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Write the report outside.' }];
+    const first = streamText({ model, tools, messages });
+    const requests = (await first.content).filter((part) => part.type === 'tool-approval-request');
+    expect(requests.map((part) => part.toolCall.toolCallId)).toEqual(['c1']);
+    expect(await exists(target)).toBe(false);
+    messages.push(...(await first.response).messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: requests[0]?.approvalId ?? '', approved: true }] });
+    const second = streamText({ model, tools, messages });
+    expect(await second.text).toBe('Written.');
+    expect(await readFile(target, 'utf8')).toBe('streamed\n');
   });
 
   it("a host calling a tool's execute itself, without the user's answer in the messages, gets the denial", async () => {
