@@ -54,7 +54,7 @@ async function readUntil(host: SessionProcess, taskId: string, needle: string, s
   return parts;
 }
 
-describe('openwork session: background bash (issue 26)', () => {
+describe('openwork session: background bash (issue 26)', { timeout: 120_000 }, () => {
   it('a dev server in the background is reached by a later foreground curl, then killed', async () => {
     const host = session();
     await writeFile(join(sandbox.workspace, 'hello.txt'), 'hello over http\n');
@@ -124,22 +124,22 @@ describe('openwork session: background bash (issue 26)', () => {
     expect(await host.end()).toBe(1);
   });
 
-  it('kill -9 of the host with two tasks running leaves no process and no placeholder; the next host says how they ended', async () => {
+  it('kill -9 of the host with two tasks running leaves no process and no placeholder; the next host says how they ended', { timeout: 120_000 }, async () => {
     const token = `bg-session-${randomUUID()}`;
     const before = folderTree(sandbox.workspace);
     const host = session();
     const ids = [];
     for (const index of [1, 2]) ids.push(backgroundTaskId(await host.call('bash', { command: `echo started-${index}; sleep 300; : ${token}`, runInBackground: true, yieldMs: 0 })));
     const sessionId = await host.sessionId();
-    expect(await eventually(() => processesWith(token).length >= 4)).toBe(true);
+    expect(await eventually(() => processesWith(token).length >= 4, 600)).toBe(true);
     const groups = processGroupsOf(processesWith(token));
     expect(groups.length).toBeGreaterThanOrEqual(2);
 
     host.child.kill('SIGKILL');
     await new Promise((resolve) => host.child.once('close', resolve));
     // bwrap --die-with-parent ends each sandbox with its host; the reaper removes the placeholders.
-    expect(await eventually(() => processesWith(token).length === 0 && membersOfGroups(groups).length === 0)).toBe(true);
-    expect(await eventually(() => JSON.stringify(folderTree(sandbox.workspace)) === JSON.stringify(before))).toBe(true);
+    expect(await eventually(() => processesWith(token).length === 0 && membersOfGroups(groups).length === 0, 600)).toBe(true);
+    expect(await eventually(() => JSON.stringify(folderTree(sandbox.workspace)) === JSON.stringify(before), 600)).toBe(true);
 
     const next = session(['--session', sessionId]);
     const first = await next.call('bash_output', { taskId: ids[0] });

@@ -49,7 +49,7 @@ async function readUntil(client: Client, taskId: string, needle: string, seen = 
   return text;
 }
 
-describe('openwork mcp: background bash (issue 26)', () => {
+describe('openwork mcp: background bash (issue 26)', { timeout: 120_000 }, () => {
   it('lists the background tools with annotations that fit each', async () => {
     const { client } = await connect();
     const { tools } = await client.listTools();
@@ -112,7 +112,7 @@ describe('openwork mcp: background bash (issue 26)', () => {
     expect(await readUntil(client, prompt, 'reply=y', resultText(replied))).toMatch(/^reply=y$/m);
   });
 
-  it('kill -9 of the server with two tasks running leaves no process in their groups and no placeholder', async () => {
+  it('kill -9 of the server with two tasks running leaves no process in their groups and no placeholder', { timeout: 120_000 }, async () => {
     const token = `bg-mcp-${randomUUID()}`;
     const before = folderTree(sandbox.workspace);
     const { client, transport } = await connect();
@@ -120,12 +120,12 @@ describe('openwork mcp: background bash (issue 26)', () => {
       const started = await client.callTool({ name: 'bash', arguments: { command: `echo started-${index}; sleep 300; : ${token}`, runInBackground: true, yieldMs: 0 } });
       expect(started.isError).toBe(false);
     }
-    expect(await eventually(() => processesWith(token).length >= 4)).toBe(true);
+    expect(await eventually(() => processesWith(token).length >= 4, 600)).toBe(true);
     const groups = processGroupsOf(processesWith(token));
     const pid = transport.pid;
     expect(pid).not.toBeNull();
     process.kill(pid ?? 0, 'SIGKILL');
-    expect(await eventually(() => processesWith(token).length === 0 && membersOfGroups(groups).length === 0)).toBe(true);
-    expect(await eventually(() => JSON.stringify(folderTree(sandbox.workspace)) === JSON.stringify(before))).toBe(true);
+    expect(await eventually(() => processesWith(token).length === 0 && membersOfGroups(groups).length === 0, 600)).toBe(true);
+    expect(await eventually(() => JSON.stringify(folderTree(sandbox.workspace)) === JSON.stringify(before), 600)).toBe(true);
   });
 });
