@@ -48,7 +48,7 @@ function settledTree(folder: string): string[] | undefined {
 }
 
 describe('no background task outlives its owner (issue 26, architecture §3.7 "crashes")', () => {
-  it('kill -9 of a host running two background tasks leaves no process (checked in /proc) and no placeholder', async () => {
+  it('kill -9 of a host running two background tasks leaves no process (checked in /proc) and no placeholder', { timeout: 120_000 }, async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'ow-bg-kill9-')));
     const workspace = join(root, 'workspace');
     const home = join(root, 'home');
@@ -72,14 +72,14 @@ describe('no background task outlives its owner (issue 26, architecture §3.7 "c
 
     // Both tasks run in the sandbox (bwrap and bash carry the command line), and hold their claims:
     // the placeholders of the protected names are on the host while they run.
-    expect(await eventually(() => livingProcessesWith(token).length >= 4, 200)).toBe(true);
+    expect(await eventually(() => livingProcessesWith(token).length >= 4, 600)).toBe(true);
     expect(await lstat(join(workspace, '.git/hooks')).then(() => true, () => false)).toBe(true);
 
     host.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
     // bwrap --die-with-parent ends each sandbox with its host; the reaper then removes the placeholders.
-    expect(await eventually(() => livingProcessesWith(token).length === 0, 200)).toBe(true);
-    expect(await eventually(() => settledTree(workspace)?.join('\n') === before.join('\n'), 200)).toBe(true);
+    expect(await eventually(() => livingProcessesWith(token).length === 0, 600)).toBe(true);
+    expect(await eventually(() => settledTree(workspace)?.join('\n') === before.join('\n'), 600)).toBe(true);
     expect(tree(workspace)).toEqual(before);
   });
 });

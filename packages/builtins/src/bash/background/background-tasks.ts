@@ -16,6 +16,7 @@ export class BackgroundTasks {
   readonly #tasks = new Map<string, BackgroundTask>();
   readonly #journal: BackgroundTaskJournal | undefined;
   readonly #saving = new Set<Promise<void>>();
+  readonly #startsRecorded = new Map<string, Promise<void>>();
   #closed = false;
 
   /** With a `journal`, every task's start and end are recorded beyond this process (issue 26). */
@@ -68,15 +69,24 @@ export class BackgroundTasks {
     const running = this.running();
     if (running.length >= MAX_RUNNING_TASKS) return { kind: 'limit', running };
     this.#forgetOldEnded();
-    const task = new BackgroundTask({ ...start, onEnd: (ended) => this.#save(ended) });
+    const task = new BackgroundTask({ ...start, onEnd: (ended) => void this.#save(ended) });
     this.#tasks.set(task.id, task);
-    this.#save(task);
+    this.#startsRecorded.set(task.id, this.#save(task));
     return task;
   }
 
+  /**
+   * Settles once the start of task `id` is recorded (or recording it failed): bash waits for it
+   * before it names the task to the model, so a host killed right after still leaves a record.
+   */
+  async startRecorded(id: string): Promise<void> {
+    await this.#startsRecorded.get(id);
+    this.#startsRecorded.delete(id);
+  }
+
   /** Records the task as it is now; a failing journal never changes a task (it is known here still). */
-  #save(task: BackgroundTask): void {
-    if (this.#journal === undefined) return;
+  #save(task: BackgroundTask): Promise<void> {
+    if (this.#journal === undefined) return Promise.resolve();
     const entry: BackgroundTaskJournalEntry = {
       taskId: task.id,
       command: task.command,
@@ -92,6 +102,7 @@ export class BackgroundTasks {
     const previous = [...this.#saving].at(-1) ?? Promise.resolve();
     const saving: Promise<void> = previous.then(() => this.#journal?.save(entry)).catch(() => undefined).finally(() => this.#saving.delete(saving));
     this.#saving.add(saving);
+    return saving;
   }
 
   /** Keeps at most `MAX_ENDED_TASKS_KEPT - 1` ended tasks before a new one is added (oldest go first). */

@@ -65,6 +65,7 @@ export async function runInBackground(session: ToolSessionContext, start: Backgr
   });
   start.reportProgress({ kind: 'message', message: `started task ${id}: ${describe(task)}` });
   await task.waitForEnd(start.yieldMs, start.signal);
+  await tasks.startRecorded(id);
   const read = await task.read();
   // Issue 26: hosts (MCP progress) hear of the first yield as it happens, before the result.
   start.reportProgress({ kind: 'message', message: `task ${id} ${task.state === 'running' ? 'is running' : `ended (${task.state})`} after the first yield; ${read.newBytes} bytes of output so far` });
