@@ -1,4 +1,4 @@
-import { access, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -108,5 +108,28 @@ describe('the compile cache lives in the OpenWork home only (issue 29)', () => {
     const write = await runOpenwork(['call', 'write', JSON.stringify({ path: join(cache, 'planted'), content: 'x' })], { environment: sandbox.environment, cwd: sandbox.workspace });
     expect(write.status).toBe(1);
     await expect(access(join(cache, 'planted'))).rejects.toThrow();
+  });
+});
+
+describe('the remembered sandbox self-check (issue 29)', () => {
+  it('a call remembers a pass in the OpenWork home; another bwrap on PATH is checked again and refused', async () => {
+    const first = await runOpenwork(['call', 'bash', '{"command":"echo inside"}'], { environment: sandbox.environment, cwd: sandbox.workspace });
+    expect(first.stdout).toContain('inside');
+    const remembered = JSON.parse(await readFile(join(sandbox.openworkHome, 'sandbox-check.json'), 'utf8')) as { key: string; passedAt: number };
+    expect(typeof remembered.key).toBe('string');
+    expect(remembered.passedAt).toBeLessThanOrEqual(Date.now());
+
+    const fakeBin = join(sandbox.root, 'fake-bin');
+    await mkdir(fakeBin);
+    await writeFile(join(fakeBin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n');
+    await chmod(join(fakeBin, 'bwrap'), 0o755);
+    const environment = { ...sandbox.environment, PATH: `${fakeBin}:${sandbox.environment['PATH'] ?? ''}` };
+    const refused = await runOpenwork(['call', 'bash', '{"command":"echo inside"}', '--json'], { environment, cwd: sandbox.workspace });
+    const result = JSON.parse(refused.stdout) as { status: string; error: { code: string; message: string } | null };
+    expect(result.error?.code).toBe('sandbox_unavailable');
+    expect(result.error?.message).toContain('No permissions to create new namespace');
+    const doctor = await runOpenwork(['doctor'], { environment, cwd: sandbox.workspace });
+    expect(doctor.status).toBe(1);
+    expect(doctor.stdout).toContain('No permissions to create new namespace');
   });
 });
