@@ -1,4 +1,3 @@
-import { findTerminalProgram } from '@openwork/builtins';
 import { DATABASE_OPTION, JSON_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
 import { cliVersion } from '../cli/cli-version.js';
@@ -55,6 +54,7 @@ export const doctorCommand: CommandSpec = {
         report['sockets'] = socketRule(kind, allowedSockets(io.environment));
         report['escalation'] = opened.runtime.escalationAvailable ? 'offered (sandboxPermissions in the tool schemas)' : 'not offered';
         // Issue 26: whether background tasks can get a pseudo-terminal (tty: true); not a failure when not.
+        const { findTerminalProgram } = await import('@openwork/builtins');
         const terminal = await findTerminalProgram();
         report['tty'] = terminal.available ? `${terminal.path} (${terminal.flavour}): bash tty: true works` : `unavailable — ${terminal.reason}; bash tty: true is refused, other background tasks work`;
         healthy = availability.available;
