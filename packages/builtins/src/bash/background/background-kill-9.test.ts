@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,22 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true, maxRetries: 5 });
   root = undefined;
 });
+
+/** pid, parent, state and command line of each process (what a failure must show to be understood). */
+function describeProcesses(pids: readonly number[]): string {
+  return pids
+    .map((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 160);
+        return `${pid} (parent ${fields[1]}, state ${fields[0]}): ${command}`;
+      } catch {
+        return `${pid} (gone)`;
+      }
+    })
+    .join('; ');
+}
 
 /** Every entry under `folder`, as relative paths (what a placeholder would add). */
 function tree(folder: string, prefix = ''): string[] {
@@ -78,7 +94,8 @@ describe('no background task outlives its owner (issue 26, architecture §3.7 "c
     host.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
     // bwrap --die-with-parent ends each sandbox with its host; the reaper then removes the placeholders.
-    expect(await eventually(() => livingProcessesWith(token).length === 0, 600)).toBe(true);
+    const ended = await eventually(() => livingProcessesWith(token).length === 0, 600);
+    expect(ended, `still running 30 s after the kill: ${describeProcesses(livingProcessesWith(token))}`).toBe(true);
     expect(await eventually(() => settledTree(workspace)?.join('\n') === before.join('\n'), 600)).toBe(true);
     expect(tree(workspace)).toEqual(before);
   });
