@@ -4,22 +4,17 @@ import type { NewAgentRun } from '../agent-run.js';
 import { InvalidRecordError } from '../invalid-record-error.js';
 import { SessionNotFoundError } from '../session-not-found-error.js';
 import type { SessionStore } from '../session-store.js';
+import { ROOT, type ContractStores } from './contract-stores.js';
 
 /** How the agent-run part of the contract gets stores (the main suite's helpers). */
-export interface AgentRunContractStores {
-  create(): Promise<SessionStore>;
-  peer(store: SessionStore): Promise<SessionStore>;
-  reopen(store: SessionStore): Promise<SessionStore>;
-}
 
-const ROOT = '/home/me/example-project';
 const LONG = 3_600_000;
 
 /**
  * Sub-agent runs, their leases, the completion mailbox and plans (architecture §4): part of the
  * one `SessionStore` contract suite, run unchanged against every store.
  */
-export function describeAgentRunContract(stores: AgentRunContractStores): void {
+export function describeAgentRunContract(stores: ContractStores): void {
   async function parentIn(store: SessionStore, id = 'parent'): Promise<string> {
     return (await store.createSession({ id, workspaceRoots: [ROOT] })).id;
   }
