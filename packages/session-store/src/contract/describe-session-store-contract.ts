@@ -7,6 +7,7 @@ import type { SessionStoreContractHarness } from './session-store-contract-harne
 import { describeFileChangesContract } from './describe-file-changes-contract.js';
 import { describeLifecycleContract } from './describe-lifecycle-contract.js';
 import { describeMessagesContract } from './describe-messages-contract.js';
+import { describePlansContract } from './describe-plans-contract.js';
 import { describeSessionsContract } from './describe-sessions-contract.js';
 
 /** Options of `describeSessionStoreContract`. */
@@ -74,6 +75,7 @@ export function describeSessionStoreContract(
     describeFileChangesContract(stores);
     describeLifecycleContract(stores, { writers, perWriter });
     describeAgentRunContract(stores);
+    describePlansContract(stores);
     describeBackgroundTaskContract(stores);
   });
 }
