@@ -1,3 +1,4 @@
+import { landlockScope, SandboxUnavailableError } from '@openwork/sandbox';
 import { DATABASE_OPTION, JSON_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
 import { cliVersion } from '../cli/cli-version.js';
@@ -9,13 +10,29 @@ import { allowedSockets } from '../runtime/allowed-sockets.js';
 import { openworkHome } from '../runtime/openwork-home.js';
 import { storeLocation } from '../runtime/store-location.js';
 
+/**
+ * Architecture §3.7, bubblewrap: abstract sockets (and signals) are out of reach where the
+ * Landlock scope applies; where it cannot, say so and why, since they are then reachable.
+ */
+function abstractSocketRule(home: string): { readonly text: string; readonly healthy: boolean } {
+  try {
+    const scope = landlockScope(home);
+    return scope.scoped
+      ? { text: `abstract sockets and signals of the host unreachable too (Landlock ABI ${scope.abi} scope)`, healthy: true }
+      : { text: `abstract sockets of the host REACHABLE with network allow (no Landlock scope: ${scope.reason})`, healthy: true };
+  } catch (error) {
+    // The helper was changed and cannot be rewritten: bash refuses to run until it is fixed.
+    return { text: `bash refuses to run: ${SandboxUnavailableError.isInstance(error) ? error.reason : String(error)}`, healthy: false };
+  }
+}
+
 /** Architecture §3.7: what a sandboxed command can reach over UNIX sockets, in one line. */
-function socketRule(kind: string, allowed: readonly string[]): string {
-  const rule =
-    kind === 'seatbelt'
-      ? 'host UNIX sockets unreachable from sandboxed commands (Seatbelt denies connecting to any)'
-      : 'host UNIX sockets unreachable from sandboxed commands (every listening socket masked; abstract sockets only with network none)';
-  return `${rule}; allowed: ${allowed.length === 0 ? 'none (set OPENWORK_ALLOW_SOCKETS)' : allowed.join(', ')}`;
+function socketRule(kind: string, allowed: readonly string[], home: string): { readonly text: string; readonly healthy: boolean } {
+  const listed = `allowed: ${allowed.length === 0 ? 'none (set OPENWORK_ALLOW_SOCKETS)' : allowed.join(', ')}`;
+  if (kind === 'seatbelt') return { text: `host UNIX sockets unreachable from sandboxed commands (Seatbelt denies connecting to any); ${listed}`, healthy: true };
+  if (kind !== 'bubblewrap') return { text: `no sandbox: bash does not run; ${listed}`, healthy: true };
+  const abstract = abstractSocketRule(home);
+  return { text: `host UNIX sockets unreachable from sandboxed commands (every listening socket masked; ${abstract.text}); ${listed}`, healthy: abstract.healthy };
 }
 
 /**
@@ -50,9 +67,10 @@ export const doctorCommand: CommandSpec = {
       try {
         const { kind, availability } = opened.runtime.sandbox;
         report['sandbox'] = availability.available ? `${kind}: available (self-check passed)` : `${kind}: unavailable — ${availability.reason}`;
-        report['sockets'] = socketRule(kind, allowedSockets(io.environment));
+        const sockets = socketRule(kind, allowedSockets(io.environment), openworkHome(io.environment));
+        report['sockets'] = sockets.text;
         report['escalation'] = opened.runtime.escalationAvailable ? 'offered (sandboxPermissions in the tool schemas)' : 'not offered';
-        healthy = availability.available;
+        healthy = availability.available && sockets.healthy;
         if (location.kind === 'postgres') report['postgres'] = 'reachable';
         else report['store'] += ' (opened)';
       } finally {
