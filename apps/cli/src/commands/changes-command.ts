@@ -1,3 +1,4 @@
+import { revealHiddenCharacters } from '@openwork/tools-contract';
 import { DATABASE_OPTION, JSON_OPTION, SESSION_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
 import { optionValue } from '../cli/parse-arguments.js';
@@ -37,7 +38,9 @@ export const changesCommand: CommandSpec = {
           return 1;
         }
         const { renderFileChange } = await import('@openwork/core');
-        io.stdout.write(`${colorDiff(renderFileChange(change.artifact).replace(/\n$/, ''), colorsFor(io.stdout as { isTTY?: boolean }, io.environment))}\n`);
+        // §3.9: the path and lines come from the model; shown with hidden characters revealed.
+        const diff = renderFileChange(change.artifact, { revealHiddenCharacters: true });
+        io.stdout.write(`${colorDiff(diff.replace(/\n$/, ''), colorsFor(io.stdout as { isTTY?: boolean }, io.environment))}\n`);
         return 0;
       }
       if (parsed.flags.has('json')) {
@@ -57,7 +60,7 @@ export const changesCommand: CommandSpec = {
           time,
           tool,
           shortId(change.sessionId),
-          String(displayPath ?? change.path),
+          revealHiddenCharacters(String(displayPath ?? change.path)), // §3.9: a path from the model
           `+${String(additions)}`,
           `-${String(deletions)}`,
           change.undone ? 'undone' : 'applied',

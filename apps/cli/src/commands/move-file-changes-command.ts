@@ -1,3 +1,4 @@
+import { revealHiddenCharacters } from '@openwork/tools-contract';
 import { DATABASE_OPTION, SESSION_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
 import { optionValue } from '../cli/parse-arguments.js';
@@ -41,7 +42,8 @@ function moveFileChangesCommand(operation: 'undo' | 'reapply'): CommandSpec {
             for (const changeId of changeIds) io.stdout.write(`${operation === 'undo' ? 'undone' : 'reapplied'} ${changeId}\n`);
           } else {
             status = 1;
-            io.stderr.write(`openwork ${operation}: ${outcome.code}: ${'message' in outcome ? String(outcome.message) : ''}\n`);
+            // §3.9: the message names paths the model chose.
+            io.stderr.write(`openwork ${operation}: ${outcome.code}: ${'message' in outcome ? revealHiddenCharacters(String(outcome.message)) : ''}\n`);
           }
         }
         return status;
