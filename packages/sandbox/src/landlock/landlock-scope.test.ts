@@ -3,6 +3,9 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { landlockScope } from '../index.js';
 import { makeTempDirectory } from '../bubblewrap/test-support/run-wrapped.js';
+import { landlockScopeMissingHere } from './test-support/landlock-scope-here.js';
+
+const missing = landlockScopeMissingHere();
 
 let root: string;
 
@@ -22,10 +25,9 @@ describe('landlockScope says where abstract sockets stay reachable, and why (arc
     await expect(fs.access(home)).rejects.toThrow();
   });
 
-  it.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('on this x86-64 Linux it reports the kernel ABI the probe read', () => {
+  it.skipIf(missing !== undefined)(`where the kernel has it, the scope names the verified helper and the ABI the probe read${missing === undefined ? '' : ` — skipped: ${missing}`}`, () => {
     const scope = landlockScope(path.join(root, 'openwork-linux'));
-    // The CI kernels and this machine have ABI ≥ 6; an older one must say so rather than pass.
-    if (!scope.scoped) throw new Error(`Landlock scope unavailable here: ${scope.reason}`);
-    expect(scope.abi).toBeGreaterThanOrEqual(6);
+    expect(scope).toEqual({ scoped: true, helperPath: expect.stringMatching(/\/openwork-linux\/helpers\/landlock-scope-[0-9a-f]{16}$/), abi: expect.any(Number) });
+    expect(scope.scoped && scope.abi).toBeGreaterThanOrEqual(6);
   });
 });
