@@ -40,13 +40,20 @@ function mismatch(file: string, program: LandlockScopeProgram): string | undefin
   }
 }
 
-/** The helpers folder: ours and writable by us only, else we refuse (someone else could swap the file). */
+/** Why the helpers folder cannot be trusted (someone else could swap the file in it), or undefined: one lstat. */
+function folderProblem(folder: string): string | undefined {
+  const stat = fs.lstatSync(folder, { throwIfNoEntry: false });
+  if (stat === undefined) return undefined; // created below, mode 0700
+  if (!stat.isDirectory()) return `${folder} is not a folder`;
+  const uid = process.getuid?.() ?? stat.uid;
+  if (stat.uid !== uid || (stat.mode & 0o022) !== 0) return `${folder} is writable by another user`;
+  return undefined;
+}
+
 function prepareFolder(folder: string): void {
   fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const stat = fs.lstatSync(folder);
-  const uid = process.getuid?.() ?? stat.uid;
-  if (!stat.isDirectory()) throw new Error(`${folder} is not a folder`);
-  if (stat.uid !== uid || (stat.mode & 0o022) !== 0) throw new Error(`${folder} is writable by another user`);
+  const problem = folderProblem(folder);
+  if (problem !== undefined) throw new Error(problem);
 }
 
 /** A fresh copy beside `file`, moved over it in one rename (another process sees the old file or the new one). */
@@ -68,20 +75,25 @@ function writeHelper(file: string, program: LandlockScopeProgram): void {
 
 /**
  * Make sure `file` holds exactly the helper before a sandbox runs it (architecture §3.7): a
- * regular file of ours, mode 0555, one name, byte for byte the program. Checked before every
- * use — anything else there (missing, replaced, corrupted, a link, a hard link to another file) is
+ * regular file of ours, mode 0555, one name, byte for byte the program, in a folder only we can
+ * write. Checked before every use — anything else there (missing, replaced, corrupted, a link, a hard link to another file) is
  * replaced by a fresh copy and checked again. Throws `SandboxUnavailableError` (fail closed: no
  * command runs unconfined) when the file cannot be made right, saying what was wrong and what to do.
  */
 export function installLandlockScopeHelper(file: string, program: LandlockScopeProgram): void {
+  const folder = path.posix.dirname(file);
+  const untrusted = folderProblem(folder);
+  if (untrusted !== undefined) {
+    throw new SandboxUnavailableError(`the Landlock helper's folder cannot be trusted: ${untrusted}. Make it a folder of yours that only you can write (chmod 700 ${folder}), or remove it, then try again.`);
+  }
   const problem = mismatch(file, program);
   if (problem === undefined) return;
   try {
-    prepareFolder(path.posix.dirname(file));
+    prepareFolder(folder);
     writeHelper(file, program);
   } catch (error) {
     throw new SandboxUnavailableError(
-      `the Landlock helper at ${file} ${problem}, and a fresh copy could not be written there (${error instanceof Error ? error.message : String(error)}). Remove ${file} (and make ${path.posix.dirname(file)} a folder only you can write), then try again.`,
+      `the Landlock helper at ${file} ${problem}, and a fresh copy could not be written there (${error instanceof Error ? error.message : String(error)}). Remove ${file}, then try again.`,
     );
   }
   const after = mismatch(file, program);

@@ -143,10 +143,11 @@ describe.skipIf(missing !== undefined)(`the Landlock helper is checked before ev
     expect(await connectHostDaemon()).toBe('refused EPERM\n');
   });
 
-  it('a helpers folder another user could write is refused, not trusted', async () => {
-    await fs.rm(helper);
+  it('a helpers folder another user could write is refused, not trusted, even with a genuine helper in it', async () => {
     await fs.chmod(path.dirname(helper), 0o777);
-    expect(() => landlockScope(openworkHome)).toThrow(/writable by another user/);
+    expect(() => backend.wrap({ argv: ['/bin/true'], cwd: workspace }, policy())).toThrow(
+      `sandbox unavailable: the Landlock helper's folder cannot be trusted: ${path.dirname(helper)} is writable by another user. Make it a folder of yours that only you can write (chmod 700 ${path.dirname(helper)}), or remove it, then try again.`,
+    );
     await fs.chmod(path.dirname(helper), 0o700);
     expect(landlockScope(openworkHome).scoped).toBe(true);
   });
