@@ -58,7 +58,7 @@ export function landlockScope(openworkHome: string, platform: NodeJS.Platform = 
   installLandlockScopeHelper(helperPath, program);
   const probed = probe(helperPath);
   if ('failure' in probed) return unscoped(probed.failure);
-  if (probed.abi === 0) return unscoped('Landlock is not available to this process (a kernel older than Linux 5.13, Landlock not in the lsm= boot parameter, or its system calls blocked by a seccomp filter such as a container's)');
+  if (probed.abi === 0) return unscoped("Landlock is not available to this process (a kernel older than Linux 5.13, Landlock not in the lsm= boot parameter, or its system calls blocked by a seccomp filter such as a container's)");
   if (probed.abi < LANDLOCK_SCOPE_MINIMUM_ABI) {
     return unscoped(`this kernel's Landlock ABI is ${probed.abi}; scoping abstract sockets needs ABI ${LANDLOCK_SCOPE_MINIMUM_ABI} (Linux 6.12)`);
   }
