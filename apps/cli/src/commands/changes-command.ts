@@ -1,4 +1,3 @@
-import { revealHiddenCharacters } from '@openwork/tools-contract';
 import { DATABASE_OPTION, JSON_OPTION, SESSION_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
 import { optionValue } from '../cli/parse-arguments.js';
@@ -52,6 +51,7 @@ export const changesCommand: CommandSpec = {
         return 0;
       }
       const made = await whenAndHow(opened.runtime.store, changes);
+      const { revealHiddenCharacters } = await import('@openwork/tools-contract'); // loaded on use (issue 29)
       const rows = changes.map((change) => {
         const { displayPath, additions, deletions } = change.artifact.change as { displayPath?: unknown; additions?: unknown; deletions?: unknown };
         const { time, tool } = made.get(change.messageId) ?? { time: '', tool: '' };

@@ -1,4 +1,3 @@
-import { landlockScope, SandboxUnavailableError } from '@openwork/sandbox';
 import { DATABASE_OPTION, JSON_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
 import { cliVersion } from '../cli/cli-version.js';
@@ -14,7 +13,8 @@ import { storeLocation } from '../runtime/store-location.js';
  * Architecture §3.7, bubblewrap: abstract sockets (and signals) are out of reach where the
  * Landlock scope applies; where it cannot, say so and why, since they are then reachable.
  */
-function abstractSocketRule(home: string): { readonly text: string; readonly healthy: boolean } {
+async function abstractSocketRule(home: string): Promise<{ readonly text: string; readonly healthy: boolean }> {
+  const { landlockScope, SandboxUnavailableError } = await import('@openwork/sandbox'); // loaded on use (issue 29)
   try {
     const scope = landlockScope(home);
     return scope.scoped
@@ -27,11 +27,11 @@ function abstractSocketRule(home: string): { readonly text: string; readonly hea
 }
 
 /** Architecture §3.7: what a sandboxed command can reach over UNIX sockets, in one line. */
-function socketRule(kind: string, allowed: readonly string[], home: string): { readonly text: string; readonly healthy: boolean } {
+async function socketRule(kind: string, allowed: readonly string[], home: string): Promise<{ readonly text: string; readonly healthy: boolean }> {
   const listed = `allowed: ${allowed.length === 0 ? 'none (set OPENWORK_ALLOW_SOCKETS)' : allowed.join(', ')}`;
   if (kind === 'seatbelt') return { text: `host UNIX sockets unreachable from sandboxed commands (Seatbelt denies connecting to any); ${listed}`, healthy: true };
   if (kind !== 'bubblewrap') return { text: `no sandbox: bash does not run; ${listed}`, healthy: true };
-  const abstract = abstractSocketRule(home);
+  const abstract = await abstractSocketRule(home);
   return { text: `host UNIX sockets unreachable from sandboxed commands (every listening socket masked; ${abstract.text}); ${listed}`, healthy: abstract.healthy };
 }
 
@@ -67,7 +67,7 @@ export const doctorCommand: CommandSpec = {
       try {
         const { kind, availability } = opened.runtime.sandbox;
         report['sandbox'] = availability.available ? `${kind}: available (self-check passed)` : `${kind}: unavailable — ${availability.reason}`;
-        const sockets = socketRule(kind, allowedSockets(io.environment), openworkHome(io.environment));
+        const sockets = await socketRule(kind, allowedSockets(io.environment), openworkHome(io.environment));
         report['sockets'] = sockets.text;
         report['escalation'] = opened.runtime.escalationAvailable ? 'offered (sandboxPermissions in the tool schemas)' : 'not offered';
         healthy = availability.available && sockets.healthy;

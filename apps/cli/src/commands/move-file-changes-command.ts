@@ -1,4 +1,3 @@
-import { revealHiddenCharacters } from '@openwork/tools-contract';
 import { DATABASE_OPTION, SESSION_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
 import { optionValue } from '../cli/parse-arguments.js';
@@ -43,6 +42,7 @@ function moveFileChangesCommand(operation: 'undo' | 'reapply'): CommandSpec {
           } else {
             status = 1;
             // §3.9: the message names paths the model chose.
+            const { revealHiddenCharacters } = await import('@openwork/tools-contract');
             io.stderr.write(`openwork ${operation}: ${outcome.code}: ${'message' in outcome ? revealHiddenCharacters(String(outcome.message)) : ''}\n`);
           }
         }
