@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ownerOf, sandboxOwnerArguments } from './mount-point-registry.js';
 import { compileSourcesForChild } from './test-support/compile-sources-for-child.js';
 import { eventually, loginShell, processesWithArguments, startHost } from './test-support/host-processes.js';
 import type { HostConfiguration } from './test-support/host-processes.js';
@@ -115,6 +117,51 @@ describe('a host killed during a bash call leaves nothing behind (architecture Â
     next.child.stdin.end();
     expect(await next.exited).toMatchObject({ code: 0 });
     expect(await eventually(async () => !(await exists(path.dirname(registry))), 5000)).toBe(true);
+  });
+
+  // bwrap arms --die-with-parent only once it runs: a host killed in the milliseconds before (more on
+  // a loaded machine) left the sandbox running for good, reparented to init (seen as a flaky
+  // background-task test). `unarmed` starts bwrap without the option, as it is in that window.
+  it('SIGKILL while a sandbox had not armed --die-with-parent yet: the reaper finds it by its owner mark and ends it within 5 s', async () => {
+    const host = startHost(build, { ...configuration, unarmed: true });
+    await host.printed('ready');
+    // The exit, not `exited` (which also waits for the pipes the sandbox inherited to close).
+    const gone = new Promise((resolve) => host.child.once('exit', resolve));
+    host.child.kill('SIGKILL');
+    await gone;
+    expect(await eventually(() => sandboxedSleeps().length === 0, 5000)).toBe(true);
+    expect(await eventually(async () => !(await exists(path.dirname(registry))), 5000)).toBe(true);
+  });
+
+  it('start-up recovery ends a sandbox marked by a host that has ended, and leaves one whose host lives', async () => {
+    // The state a host and its reaper both killed leave: a bwrap of theirs that never armed
+    // --die-with-parent. Marked as the real backend marks them, by owners made from real processes.
+    const ended = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const endedOwner = ownerOf(ended.pid as number) as string;
+    ended.kill('SIGKILL');
+    await new Promise((resolve) => ended.once('exit', resolve));
+    const liveOwner = ownerOf(process.pid) as string;
+    const sandbox = (owner: string, seconds: string) =>
+      spawn('bwrap', [...sandboxOwnerArguments(owner), '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', '/bin/sleep', seconds], { stdio: 'ignore', detached: true });
+    const orphan = sandbox(endedOwner, '59.31');
+    const owned = sandbox(liveOwner, '59.32');
+    try {
+      // bwrap, its PID namespace's init and the sleep carry the argument.
+      expect(await eventually(() => processesWithArguments('59.31').length === 3 && processesWithArguments('59.32').length === 3, 5000)).toBe(true);
+      const next = startHost(build, { ...configuration, calls: ['true'] });
+      expect(await next.exited).toMatchObject({ code: 0 });
+      expect(await eventually(() => processesWithArguments('59.31').length === 0, 2000)).toBe(true);
+      expect(processesWithArguments('59.32')).toHaveLength(3);
+    } finally {
+      for (const child of [orphan, owned]) {
+        try {
+          process.kill(-(child.pid as number), 'SIGKILL'); // bwrap and its namespace's init: one group
+        } catch {
+          // ended
+        }
+      }
+      await eventually(() => processesWithArguments('59.31').length + processesWithArguments('59.32').length === 0, 5000);
+    }
   });
 
   it('a host that ends normally leaves neither records nor a registry folder once its reaper ran', async () => {

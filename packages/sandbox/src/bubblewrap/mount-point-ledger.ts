@@ -1,5 +1,5 @@
 import { SandboxError } from '../policy/sandbox-error.js';
-import { MountPointRegistry, deadOwnerGraceMs } from './mount-point-registry.js';
+import { MountPointRegistry, deadOwnerGraceMs, killOrphanedSandboxes } from './mount-point-registry.js';
 import type { PlantedNode } from './mount-point-registry.js';
 import { startMountPointReaper } from './start-mount-point-reaper.js';
 
@@ -9,7 +9,7 @@ export interface MountPointClaim {
 }
 
 export interface MountPointLedgerOptions {
-  /** Start a reaper process on the first claim that creates something (default true; the self-check's scratch ledger needs none). */
+  /** Start a reaper process on the first claim, and end orphaned sandboxes at start-up (default true; the self-check's scratch ledger needs neither). */
   readonly reaper?: boolean;
 }
 
@@ -25,7 +25,7 @@ function sleepSync(ms: number): void {
  * (`.git` for `.git/hooks`) go too, and only if it is still exactly what was planted.
  *
  * The first use in a process is the start-up recovery: it removes what crashed processes left
- * behind. The first claim that creates something starts this process's reaper.
+ * behind, and ends sandboxes of dead hosts. The first claim starts this process's reaper.
  */
 export class MountPointLedger {
   readonly registry: MountPointRegistry;
@@ -55,7 +55,9 @@ export class MountPointLedger {
     const nodes: PlantedNode[] = [...new Set(created)].map((path) => ({ path, content: planted.get(path) ?? '' }));
     const registered = this.registry.register(nodes, [...new Set([...created, ...destinations])], generation);
     if (registered === undefined) return undefined;
-    if (nodes.length > 0 && this.#reaper && !this.#reaperStarted) {
+    // Every host that starts sandboxes gets its reaper, also when nothing was created: it ends
+    // sandboxes whose start the host's death cut short (`killOrphanedSandboxes`).
+    if (this.#reaper && !this.#reaperStarted) {
       this.#reaperStarted = true;
       startMountPointReaper(this.registry.directory, this.registry.owner);
     }
@@ -74,6 +76,8 @@ export class MountPointLedger {
   #recover(): void {
     if (this.#recovered) return;
     this.#recovered = true;
+    // A host and its reaper both killed: their orphaned sandboxes end now (§3.7).
+    if (this.#reaper) killOrphanedSandboxes();
     if (this.registry.sweep().pendingDead) {
       sleepSync(deadOwnerGraceMs);
       this.registry.sweep();

@@ -419,10 +419,84 @@ export async function runMountPointReaper(directory: string, host: string): Prom
     process.stdin.once('end', ended).once('close', ended).once('error', ended).resume();
   });
   process.stdin.destroy();
+  // Sandboxes whose start the host's death cut short (their --die-with-parent was not armed yet)
+  // first, then again for one that was still between fork and exec.
+  killOrphanedSandboxes(host);
+  await new Promise((resolve) => setTimeout(resolve, deadOwnerGraceMs));
+  killOrphanedSandboxes(host);
   if (!fs.existsSync(directory)) return;
   const registry = new MountPointRegistry(directory);
   for (let round = 0; round < 20 && registry.sweep().pendingDead; round += 1) {
     await new Promise((resolve) => setTimeout(resolve, deadOwnerGraceMs + 50));
   }
   registry.removeFolderIfEmpty();
+}
+
+/** The variable every sandbox of one host carries in bwrap's argv (`sandboxOwnerArguments`). */
+const sandboxOwnerVariable = 'OPENWORK_SANDBOX_OWNER';
+
+/**
+ * bwrap options that mark a sandbox with the process that started it (architecture §3.7 "no task
+ * outlives its owner"). `--die-with-parent` arms itself only once bwrap runs: a host killed between
+ * the fork and that moment (a few milliseconds, more on a loaded machine) left the sandbox running
+ * for good, reparented to init. The mark lets the reaper, and any later OpenWork process, find such
+ * a sandbox by its command line and end it. Inside, it is one more environment variable.
+ */
+export function sandboxOwnerArguments(owner: string): string[] {
+  return ['--setenv', sandboxOwnerVariable, `${owner}@${pidNamespace}`];
+}
+
+/**
+ * This process's PID namespace: an owner is a pid of this namespace, so only marks made in it are
+ * judged here (a container's sandboxes, seen from the machine's namespace, are left alone).
+ */
+const pidNamespace = (() => {
+  try {
+    return fs.readlinkSync('/proc/self/ns/pid').replace(/[^0-9]/g, '');
+  } catch {
+    return 'unknown';
+  }
+})();
+
+/** Processes of this user whose command line carries a sandbox owner mark of this namespace, with the owner. */
+function markedSandboxes(): Array<{ readonly pid: number; readonly owner: string }> {
+  const uid = process.getuid?.();
+  const found: Array<{ pid: number; owner: string }> = [];
+  let names: string[];
+  try {
+    names = fs.readdirSync('/proc');
+  } catch {
+    return found;
+  }
+  for (const name of names) {
+    if (!/^[0-9]+$/.test(name)) continue;
+    const argv = (readText(`/proc/${name}/cmdline`) ?? '').split('\0');
+    const at = argv.indexOf(sandboxOwnerVariable);
+    const mark = argv[at + 1];
+    if (at < 1 || argv[at - 1] !== '--setenv' || mark === undefined || !mark.endsWith(`@${pidNamespace}`)) continue;
+    const realUid = /^Uid:\s+([0-9]+)/m.exec(readText(`/proc/${name}/status`) ?? '')?.[1];
+    if (uid !== undefined && realUid !== String(uid)) continue;
+    found.push({ pid: Number(name), owner: mark.slice(0, mark.lastIndexOf('@')) });
+  }
+  return found;
+}
+
+/**
+ * SIGKILL every sandbox whose owner has ended: of `owner` only (the reaper of that host), or of any
+ * owner no longer alive (start-up recovery). Killing bwrap ends its PID namespace, and with it every
+ * process of the command. Returns how many were killed.
+ */
+export function killOrphanedSandboxes(owner?: string): number {
+  if (owner !== undefined && isOwnerAlive(owner)) return 0;
+  let killed = 0;
+  for (const sandbox of markedSandboxes()) {
+    if (owner !== undefined ? sandbox.owner !== owner : isOwnerAlive(sandbox.owner)) continue;
+    try {
+      process.kill(sandbox.pid, 'SIGKILL');
+      killed += 1;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return killed;
 }

@@ -5,6 +5,7 @@ import type { SandboxLayout } from '../policy/sandbox-layout.js';
 import { realBubblewrapHost } from './bubblewrap-host.js';
 import type { BubblewrapHost } from './bubblewrap-host.js';
 import type { MountPointLedger } from './mount-point-ledger.js';
+import { sandboxOwnerArguments } from './mount-point-registry.js';
 import { renderBubblewrapArguments } from './render-bubblewrap-arguments.js';
 
 /**
@@ -81,7 +82,7 @@ function renderAndClaim(
     throw error;
   }
   return {
-    argv: [bwrapPath, ...rendering.arguments],
+    argv: [bwrapPath, ...sandboxOwnerArguments(ledger.registry.owner), ...rendering.arguments],
     release: () => claim.release(),
   };
 }

@@ -19,6 +19,8 @@ export interface HostConfiguration {
   readonly rounds: number;
   /** After the last call, print `done` and wait until stdin closes (so the test can look first). */
   readonly waitAtEnd?: boolean;
+  /** Start bwrap without `--die-with-parent`: a host killed before bwrap armed it (the crash tests). */
+  readonly unarmed?: boolean;
 }
 
 /** A running "openwork process" (see `sandbox-host-child.ts`). */

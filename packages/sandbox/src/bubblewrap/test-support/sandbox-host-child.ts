@@ -20,7 +20,9 @@ let failures = 0;
 
 function run(script: string): Promise<void> {
   const wrapped = backend.wrap({ argv: ['/bin/bash', '-c', script], cwd: configuration.workspace }, policy);
-  const [file, ...args] = wrapped.argv as [string, ...string[]];
+  // `unarmed`: bwrap as it is between its fork and the moment --die-with-parent takes effect.
+  const argv = configuration.unarmed === true ? wrapped.argv.filter((argument) => argument !== '--die-with-parent') : wrapped.argv;
+  const [file, ...args] = argv as [string, ...string[]];
   const child = spawn(file, args, {
     cwd: configuration.workspace,
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: configuration.home, LANG: 'C', LC_ALL: 'C' },
