@@ -1,5 +1,5 @@
 import { LineMatcher, type LineMatcherSpec } from './line-matcher.js';
-import { requiredFoldedLiterals, requiredLiterals } from './required-literals.js';
+import { requiredLiterals } from './required-literals.js';
 import { PATTERN_SYNTAX_HINT, translateSearchPattern } from './translate-search-pattern.js';
 
 /** A usable pattern (its matcher, compiled once here to report errors) or why it is not. */
@@ -20,8 +20,6 @@ export function compileSearchPattern(pattern: string): CompiledSearchPattern {
     source: translated.source,
     exact: translated.needsRustCheck ? undefined : literals.exact,
     required: literals.required,
-    // No exact literal to skip to: one compared without case, checked line by line (issue 25).
-    requiredFolded: literals.required === undefined && literals.exact === undefined ? requiredFoldedLiterals(translated.tree) : undefined,
     // RE2 finds a superset of the lines: Rust's own engine has the last word on each.
     rust: translated.needsRustCheck ? pattern : undefined,
   };

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileSearchPattern } from './compile-search-pattern.js';
 import { countNewlines } from './count-newlines.js';
-import { requiredFoldedLiterals, requiredLiterals } from './required-literals.js';
+import { requiredLiterals } from './required-literals.js';
 import { translateSearchPattern } from './translate-search-pattern.js';
 
 /** The matching line numbers as the fast search finds them. */
@@ -69,26 +69,6 @@ describe('the line search (§7.6 speed: whole-buffer search, literal prefilter)'
     expect(analysis('get(Item|Value)s?').required).toEqual(['getItem', 'getValue']);
     expect(analysis('a*').exact).toBeUndefined();
     expect(analysis('ab?c').exact).toEqual(['abc', 'ac']);
-  });
-
-  it('matches a case-insensitive pattern only on the lines holding its folded literal (issue 25)', () => {
-    const folded = (source: string) => {
-      const translated = translateSearchPattern(source);
-      if (!translated.ok) throw new Error(translated.message);
-      return requiredFoldedLiterals(translated.tree);
-    };
-    expect(folded('(?i)[a-z]+error')).toEqual(['error']);
-    expect(folded('(?i)(foo|bar)\\d')).toEqual(['foo', 'bar']);
-    expect(folded('(?i)\\w+')).toBeUndefined();
-    const compiled = compileSearchPattern('(?i)[a-z]+error');
-    if (!compiled.ok) throw new Error(compiled.message);
-    expect(compiled.spec.requiredFolded).toEqual(['error']);
-    // Every spelling of the literal, Unicode case folding (K and the Kelvin sign), and lines where
-    // the literal is present but the pattern is not.
-    const body = 'TypeERROR\n error\nxErRoR.\ne\nrror\nnoterr\n\u212Aerror\n(error)\nabcerror\n';
-    expect(fastLines('(?i)[a-z]+error', body)).toEqual(slowLines('(?i)[a-z]+error', body));
-    expect(fastLines('(?i)[a-z]+error', body)).toEqual([1, 3, 7, 9]);
-    expect(fastLines('(?i)k+error', body)).toEqual([7]);
   });
 
   it('counts line ends four bytes at a time, at any alignment', () => {

@@ -13,11 +13,6 @@ export interface LineMatcherSpec {
   /** Every match contains one of these (prefilter). */
   readonly required: readonly string[] | undefined;
   /**
-   * Without `required`: every match contains one of these compared without case (the inner
-   * literal prefilter): only the lines holding one are matched, each on its own.
-   */
-  readonly requiredFolded?: readonly string[] | undefined;
-  /**
    * The pattern as written, when `source` only approximates it (a superset of the lines): each
    * line RE2 finds is then checked with Rust's engine (`translateSearchPattern`'s `needsRustCheck`).
    */
@@ -48,14 +43,12 @@ export class LineMatcher {
   readonly #exact: readonly Buffer[] | undefined;
   readonly #required: readonly Buffer[] | undefined;
   readonly #rust: RustRegex | undefined;
-  readonly #folded: Re2Regex | undefined;
 
-  private constructor(spec: LineMatcherSpec, global: Re2Regex, single: Re2Regex, rust: RustRegex | undefined, folded: Re2Regex | undefined) {
+  private constructor(spec: LineMatcherSpec, global: Re2Regex, single: Re2Regex, rust: RustRegex | undefined) {
     this.spec = spec;
     this.#global = global;
     this.#single = single;
     this.#rust = rust;
-    this.#folded = folded;
     this.#exact = spec.exact?.map((text) => Buffer.from(text, 'utf8'));
     this.#required = spec.required?.map((text) => Buffer.from(text, 'utf8'));
   }
@@ -64,8 +57,7 @@ export class LineMatcher {
   static compile(spec: LineMatcherSpec): LineMatcher {
     const RE2 = loadRe2();
     const rust = spec.rust === undefined ? undefined : new (loadRustRegex())(spec.rust);
-    const folded = spec.requiredFolded === undefined ? undefined : new RE2(`(?i)(?:${spec.requiredFolded.map(re2Literal).join('|')})`, 'gm');
-    return new LineMatcher(spec, new RE2(spec.source, 'gm'), new RE2(spec.source, 'm'), rust, folded);
+    return new LineMatcher(spec, new RE2(spec.source, 'gm'), new RE2(spec.source, 'm'), rust);
   }
 
   /** Visits the matching lines of `region`; `false` when the visitor stopped early. */
@@ -78,7 +70,6 @@ export class LineMatcher {
       if (first < 0) return true;
       start = lineStart(region, first);
     }
-    if (this.#folded !== undefined) return this.#searchCandidates(region, this.#folded, visit);
     return this.#searchRegex(region, start, visit);
   }
 
@@ -112,25 +103,6 @@ export class LineMatcher {
     return true;
   }
 
-  /**
-   * The lines holding the folded literal, each matched on its own (as `#searchLines` does every
-   * line): RE2 scans for a plain case-insensitive literal about three times faster than for
-   * `(?i)[a-z]+error`, whose leading class can start a match at every letter (issue 25).
-   */
-  #searchCandidates(region: Buffer, literal: Re2Regex, visit: MatchingLineVisitor): boolean {
-    let position = 0;
-    while (position < region.length) {
-      literal.lastIndex = position;
-      const found = literal.exec(region);
-      if (found === null) return true;
-      const start = lineStart(region, found.index);
-      const end = lineEnd(region, found.index);
-      if (this.#single.test(region.subarray(start, end)) && this.#confirmed(region, start, end) && !visit(start, end)) return false;
-      position = end + 1;
-    }
-    return true;
-  }
-
   #searchLines(region: Buffer, from: number, visit: MatchingLineVisitor): boolean {
     let start = from;
     while (start < region.length) {
@@ -140,11 +112,6 @@ export class LineMatcher {
     }
     return true;
   }
-}
-
-/** `text` as an RE2 literal: letters, digits and non-ASCII as they are, the rest as `\x{…}`. */
-function re2Literal(text: string): string {
-  return text.replace(/[^A-Za-z0-9\u0080-\u{10FFFF}]/gu, (char) => `\\x{${char.codePointAt(0)!.toString(16)}}`);
 }
 
 function lineStart(region: Buffer, index: number): number {

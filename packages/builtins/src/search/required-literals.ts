@@ -33,7 +33,7 @@ const UNKNOWN: Facts = { language: undefined, required: undefined };
  * part unknown, never wrong.
  */
 export function requiredLiterals(tree: PatternNode): LiteralAnalysis {
-  const facts = analyze(tree, false);
+  const facts = analyze(tree);
   const language = facts.language;
   const exact =
     language !== undefined && language.length > 0 && language.length <= MAX_SET_SIZE && language.every((text) => text !== '' && !text.includes('\n'))
@@ -42,20 +42,10 @@ export function requiredLiterals(tree: PatternNode): LiteralAnalysis {
   return { exact, required: facts.required };
 }
 
-/**
- * Strings one of which every match contains when compared without case (the inner-literal
- * prefilter of a case-insensitive pattern like `(?i)[a-z]+error`, issue 25): case-insensitive
- * characters count as their own text, and the set is only ever searched case-insensitively — a
- * superset of the exact answer, so never wrong. `undefined` when there is none.
- */
-export function requiredFoldedLiterals(tree: PatternNode): readonly string[] | undefined {
-  return analyze(tree, true).required;
-}
-
-function analyze(node: PatternNode, foldCase: boolean): Facts {
+function analyze(node: PatternNode): Facts {
   switch (node.kind) {
     case 'char':
-      return !foldCase && node.caseInsensitive && node.text.toLowerCase() !== node.text.toUpperCase()
+      return node.caseInsensitive && node.text.toLowerCase() !== node.text.toUpperCase()
         ? UNKNOWN
         : { language: [node.text], required: [node.text] };
     case 'class':
@@ -63,9 +53,9 @@ function analyze(node: PatternNode, foldCase: boolean): Facts {
       // An assertion matches "" only under a condition: not a finite language of its own.
       return UNKNOWN;
     case 'repeat':
-      return analyzeRepeat(node.node, node.min, node.max, foldCase);
+      return analyzeRepeat(node.node, node.min, node.max);
     case 'group': {
-      const alternatives = node.alternatives.map((sequence) => analyzeSequence(sequence, foldCase));
+      const alternatives = node.alternatives.map(analyzeSequence);
       const language = union(alternatives.map((facts) => facts.language));
       const required = union(alternatives.map((facts) => best([facts.required, nonEmpty(facts.language)])));
       return { language, required };
@@ -73,8 +63,8 @@ function analyze(node: PatternNode, foldCase: boolean): Facts {
   }
 }
 
-function analyzeRepeat(child: PatternNode, min: number, max: number | undefined, foldCase: boolean): Facts {
-  const facts = analyze(child, foldCase);
+function analyzeRepeat(child: PatternNode, min: number, max: number | undefined): Facts {
+  const facts = analyze(child);
   let language: readonly string[] | undefined;
   if (facts.language !== undefined) {
     if (min === 0 && max === 1) language = union([facts.language, ['']]);
@@ -83,8 +73,8 @@ function analyzeRepeat(child: PatternNode, min: number, max: number | undefined,
   return { language, required: min >= 1 ? best([facts.required, nonEmpty(facts.language)]) : undefined };
 }
 
-function analyzeSequence(sequence: readonly PatternNode[], foldCase: boolean): Facts {
-  const parts = sequence.map((node) => analyze(node, foldCase));
+function analyzeSequence(sequence: readonly PatternNode[]): Facts {
+  const parts = sequence.map(analyze);
   const candidates: (readonly string[] | undefined)[] = [];
   let run: readonly string[] | undefined = [''];
   let whole: readonly string[] | undefined = [''];
