@@ -40,6 +40,13 @@ describe('the changesets publish the versions the manifests and notes say (issue
     ]);
   });
 
+  it("finds an unreleased package the plan leaves alone (a 'none' release, no versions in @changesets/types 7)", () => {
+    const none: PlannedRelease = { name: '@openwork/sandbox', type: 'none', oldVersion: undefined, newVersion: undefined, changesets: [] };
+    expect(findReleasePlanProblems({ changesets: [], releases: [none] }, [{ name: '@openwork/sandbox', version: '0.0.0' }])).toEqual([
+      '@openwork/sandbox has never been released (0.0.0) and no changeset releases it: add one ("First release of …")',
+    ]);
+  });
+
   it('accepts later releases of released packages', () => {
     const plan = { changesets: [changeset('x', 'Faster reads', '@openwork/fs-backend')], releases: [release('@openwork/fs-backend', '0.1.0', '0.2.0')] };
     expect(findReleasePlanProblems(plan, [{ name: '@openwork/fs-backend', version: '0.1.0' }])).toEqual([]);

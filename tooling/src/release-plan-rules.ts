@@ -2,8 +2,9 @@
 export interface PlannedRelease {
   readonly name: string;
   readonly type: string;
-  readonly oldVersion: string;
-  readonly newVersion: string;
+  // `undefined` in a `none` release (@changesets/types 7: a package the plan leaves alone).
+  readonly oldVersion: string | undefined;
+  readonly newVersion: string | undefined;
   readonly changesets: readonly string[];
 }
 
@@ -33,7 +34,7 @@ export function findReleasePlanProblems(
   for (const { name, version } of publishable) {
     const release = releases.get(name);
     if (version !== '0.0.0') continue;
-    if (release === undefined) {
+    if (release === undefined || release.type === 'none') {
       problems.push(`${name} has never been released (0.0.0) and no changeset releases it: add one ("${FIRST_RELEASE_NOTE} of …")`);
     } else if (release.newVersion !== '0.1.0' && release.newVersion !== '1.0.0') {
       problems.push(`${name} would be first published as ${release.newVersion}; a first release is "minor" (0.1.0) or "major" (1.0.0)`);

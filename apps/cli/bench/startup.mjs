@@ -1,43 +1,98 @@
 #!/usr/bin/env node
-// Start-up benchmark (issue 16): `openwork --version` and `openwork call read` on a small file,
-// each paired with a bare `node -e 0` in the same round; prints the medians and their ratios.
-// Run after `pnpm build`: `pnpm --filter openwork bench` (ROUNDS=n to change the 9 rounds).
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Start-up benchmark (issues 16 and 29; architecture §5: `openwork call` start-up ≤ 250 ms). Each
+// round runs a bare `node -e 0` and then every case once, each a new process, as a user starts
+// them: `openwork --version`, `openwork --help`, `openwork call read` of a small file (with the
+// compile cache, and once more with NODE_DISABLE_COMPILE_CACHE=1), and `openwork mcp` from spawn
+// to the answer of its first `tools/list` (initialize, initialized, tools/list over stdio). The
+// table gives each case's median, the bare median, the median of the per-round ratios and the
+// median of the per-round differences, and the load average before and after.
+// Run after a build: `pnpm --filter openwork bench` (ROUNDS=n, at least 5; default 9).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../dist/bin/openwork.js', import.meta.url));
-const rounds = Number(process.env.ROUNDS ?? 9);
+const rounds = Math.max(5, Number(process.env.ROUNDS ?? 9));
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'openwork-bench-')));
 const workspace = join(root, 'workspace');
 mkdirSync(workspace);
 writeFileSync(join(workspace, 'small.txt'), 'one\ntwo\nthree\n');
-const env = { PATH: process.env.PATH, HOME: join(root, 'home'), OPENWORK_HOME: join(root, 'home', '.openwork') };
+const openworkHome = join(root, 'home', '.openwork');
+const env = { PATH: process.env.PATH, HOME: join(root, 'home'), OPENWORK_HOME: openworkHome };
 
-function time(argv) {
+/** Milliseconds from spawn to exit of `node <argv>`; throws on a non-zero exit. */
+function timeExit(argv, extraEnv = {}) {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, argv, { env, cwd: workspace, stdio: ['ignore', 'ignore', 'pipe'] });
+  const result = spawnSync(process.execPath, argv, { env: { ...env, ...extraEnv }, cwd: workspace, stdio: ['ignore', 'ignore', 'pipe'] });
+  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
-  return Number(process.hrtime.bigint() - start) / 1e6;
+  return elapsed;
 }
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-const cases = {
-  'openwork --version': [bin, '--version'],
-  'openwork call read small.txt': [bin, 'call', 'read', '{"path":"small.txt"}', '--workspace', workspace],
-};
-time(cases['openwork call read small.txt']); // creates the store once, outside the rounds
-for (const [name, argv] of Object.entries(cases)) {
-  const own = [];
-  const bare = [];
-  for (let round = 0; round < rounds; round += 1) {
-    bare.push(time(['-e', '0']));
-    own.push(time(argv));
-  }
-  const ownMedian = median(own);
-  const bareMedian = median(bare);
-  console.log(`${name}: median ${ownMedian.toFixed(0)} ms vs node -e 0 ${bareMedian.toFixed(0)} ms = ${(ownMedian / bareMedian).toFixed(2)}x (${rounds} paired rounds)`);
+/** Milliseconds from spawn of `openwork mcp` to the answer of its first tools/list; then it is closed. */
+function timeMcpToolsList() {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, [bin, 'mcp', '--workspace', workspace], { env, cwd: workspace, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let elapsed;
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      stdout += chunk;
+      for (const line of stdout.split('\n').slice(0, -1)) {
+        const message = JSON.parse(line);
+        if (message.id !== 2 || elapsed !== undefined) continue;
+        elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+        if (!Array.isArray(message.result?.tools) || message.result.tools.length === 0) reject(new Error(`tools/list answered ${line}`));
+        child.stdin.end();
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (status) => (elapsed === undefined ? reject(new Error(`openwork mcp exited ${status} before tools/list: ${stderr}`)) : resolve(elapsed)));
+    const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'startup-bench', version: '1' } } });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/list', params: {} });
+  });
+}
+
+const readArgv = [bin, 'call', 'read', '{"path":"small.txt"}', '--workspace', workspace];
+const cases = [
+  { name: 'openwork --version', run: () => timeExit([bin, '--version']) },
+  { name: 'openwork --help', run: () => timeExit([bin, '--help']) },
+  { name: 'openwork call read small.txt', run: () => timeExit(readArgv) },
+  { name: 'openwork call read, no compile cache', run: () => timeExit(readArgv, { NODE_DISABLE_COMPILE_CACHE: '1' }) },
+  { name: 'openwork mcp to first tools/list', run: timeMcpToolsList },
+];
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+
+// Outside the rounds: the first call creates the OpenWork home and the store; the second fills
+// the compile cache, which is used only once the home exists (as after a user's first call).
+timeExit(readArgv);
+timeExit(readArgv);
+await timeMcpToolsList();
+const loadBefore = load();
+const bare = [];
+const own = cases.map(() => []);
+for (let round = 0; round < rounds; round += 1) {
+  bare.push(timeExit(['-e', '0']));
+  for (const [index, item] of cases.entries()) own[index].push(await item.run());
+}
+const loadAfter = load();
+
+console.log(`openwork start-up, ${rounds} paired rounds against node -e 0 (Node ${process.version}); load average ${loadBefore} before, ${loadAfter} after`);
+console.log(`compile cache in the OpenWork home: ${existsSync(join(openworkHome, 'compile-cache')) ? 'yes' : 'no'}`);
+console.log(`${'case'.padEnd(38)} ${'median'.padStart(8)} ${'node -e 0'.padStart(10)} ${'ratio'.padStart(7)} ${'over bare'.padStart(10)}`);
+for (const [index, item] of cases.entries()) {
+  const ratio = median(own[index].map((value, round) => value / bare[round]));
+  const over = median(own[index].map((value, round) => value - bare[round]));
+  console.log(
+    `${item.name.padEnd(38)} ${`${median(own[index]).toFixed(0)} ms`.padStart(8)} ${`${median(bare).toFixed(0)} ms`.padStart(10)} ${`${ratio.toFixed(2)}x`.padStart(7)} ${`+${over.toFixed(0)} ms`.padStart(10)}`,
+  );
 }
 rmSync(root, { recursive: true, force: true });

@@ -233,7 +233,7 @@ describe('openworkTools (issue 18)', () => {
     const controller = new AbortController();
     const reason = new Error('user pressed stop');
     controller.abort(reason);
-    await expect(tools.read?.execute?.({ path: 'a.txt' }, { toolCallId: 'c1', messages: [], abortSignal: controller.signal })).rejects.toBe(reason);
+    await expect(tools.read?.execute?.({ path: 'a.txt' }, { toolCallId: 'c1', messages: [], context: {}, abortSignal: controller.signal })).rejects.toBe(reason);
     expect(await session.messages()).toEqual([]);
   });
 
@@ -260,7 +260,7 @@ describe('openworkTools (issue 18)', () => {
       if (update.type === 'tool_call_started') controller.abort(reason);
     });
     const tools = openworkTools(session);
-    await expect(tools.grep?.execute?.({ pattern: 'a' }, { toolCallId: 'c1', messages: [], abortSignal: controller.signal })).rejects.toBe(reason);
+    await expect(tools.grep?.execute?.({ pattern: 'a' }, { toolCallId: 'c1', messages: [], context: {}, abortSignal: controller.signal })).rejects.toBe(reason);
     const stored = (await session.messages()).filter((message) => message.role === 'tool');
     expect(stored.map((message) => message.role === 'tool' && message.result.status)).toEqual(['cancelled']);
   });
@@ -271,7 +271,7 @@ describe('openworkTools (issue 18)', () => {
     const controller = new AbortController();
     const reason = new Error('user pressed stop');
     const tools = openworkTools(session);
-    const running = tools.bash?.execute?.({ command: `echo started > started.txt; sleep ${marker}` }, { toolCallId: 'c1', messages: [], abortSignal: controller.signal });
+    const running = tools.bash?.execute?.({ command: `echo started > started.txt; sleep ${marker}` }, { toolCallId: 'c1', messages: [], context: {}, abortSignal: controller.signal });
     const rejection = expect(running).rejects.toBe(reason);
     while (!(await exists(join(workspace, 'started.txt')))) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await sleepersWith(marker)).toBeGreaterThan(0);

@@ -27,7 +27,7 @@ describe('update_plan through the AI SDK (issue 28)', () => {
     expect((await session.plan())?.plan).toStrictEqual(plan);
     const refused = await tools.update_plan?.execute?.(
       { plan: [{ step: 'a', status: 'in_progress' }, { step: 'b', status: 'in_progress' }] },
-      { toolCallId: 'p2', messages: [] },
+      { toolCallId: 'p2', messages: [], context: {} },
     );
     expect(refused).toMatchObject({ result: { status: 'failed', error: { code: 'invalid_arguments' } } });
     expect((await session.plan())?.plan).toStrictEqual(plan);

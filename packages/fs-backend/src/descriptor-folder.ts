@@ -1,8 +1,8 @@
-import { constants, type BigIntStats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
 import type { CheckedFolder } from './checked-folder.js';
 import { closeDescriptor, descriptorPath, statDescriptor } from './descriptor-paths.js';
 import { whyFolderMoved } from './describe-folder-now.js';
+import { syncFolder } from './sync-folder.js';
 import { openFolderNoFollow, type WalkPurpose } from './open-folder-no-follow.js';
 
 /** {@link CheckedFolder} on Linux: an `O_PATH` descriptor reached with no-follow opens from `/`. */
@@ -39,16 +39,8 @@ export class DescriptorFolder implements CheckedFolder {
     return whyFolderMoved(this.path, this.#identity);
   }
 
-  async sync(): Promise<void> {
-    // An O_PATH descriptor cannot be synced: open the folder itself through it (never by path).
-    const handle = await open(this.ownPath, constants.O_RDONLY | constants.O_DIRECTORY).catch(() => undefined);
-    try {
-      await handle?.sync();
-    } catch {
-      // EINVAL/EPERM on file systems without directory fsync.
-    } finally {
-      await handle?.close().catch(() => undefined);
-    }
+  sync(): Promise<void> {
+    return syncFolder(this.ownPath);
   }
 
   async close(): Promise<void> {

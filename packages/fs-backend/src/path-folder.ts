@@ -1,8 +1,9 @@
-import { constants, type BigIntStats } from 'node:fs';
-import { lstat, mkdir, open, realpath } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
+import { lstat, mkdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckedFolder } from './checked-folder.js';
 import { describeFolderNow, whyFolderMoved } from './describe-folder-now.js';
+import { syncFolder } from './sync-folder.js';
 import { FileSystemError } from './file-system-error.js';
 import type { WalkPurpose } from './open-folder-no-follow.js';
 import { toFileSystemError } from './to-file-system-error.js';
@@ -52,15 +53,8 @@ export class PathFolder implements CheckedFolder {
     return whyFolderMoved(this.path, this.#identity);
   }
 
-  async sync(): Promise<void> {
-    const handle = await open(this.path, constants.O_RDONLY | constants.O_DIRECTORY).catch(() => undefined);
-    try {
-      await handle?.sync();
-    } catch {
-      // EINVAL/EISDIR/EPERM on platforms or file systems without directory fsync.
-    } finally {
-      await handle?.close().catch(() => undefined);
-    }
+  sync(): Promise<void> {
+    return syncFolder(this.path);
   }
 
   async close(): Promise<void> {

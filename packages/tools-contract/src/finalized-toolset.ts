@@ -1,3 +1,4 @@
+import { canonicalJson } from './canonical-json.js';
 import { closestName } from './closest-name.js';
 import type { PrepareOutcome } from './prepared-call.js';
 import type { SpillSink } from './spill-sink.js';
@@ -11,10 +12,14 @@ import { ToolProgressReporter } from './tool-progress-reporter.js';
 import { ToolResult } from './tool-result.js';
 import { boundResultImages } from './bound-result-images.js';
 import { cutOversizedResult } from './cut-oversized-result.js';
+import { sha256Hex } from './sha256.js';
 import { shortenForMessage } from './shorten-for-message.js';
 
 /** Only `ToolRegistryBuilder.finalize` holds this, so only it can construct a toolset. */
 export const FINALIZE_KEY: unique symbol = Symbol('openwork.tools-contract.finalize');
+
+/** Versions the digest input, so a future change of the digest scheme cannot collide with this one. */
+const DIGEST_PREFIX = 'openwork.toolset.v1\n';
 
 /** @internal What `finalize` hands to the constructor. */
 export interface FinalizedToolsetParts<Session, Policy> {
@@ -22,7 +27,6 @@ export interface FinalizedToolsetParts<Session, Policy> {
   readonly session: Session;
   readonly spill: SpillSink | undefined;
   readonly escalationAvailable: boolean;
-  readonly digest: string;
 }
 
 /**
@@ -38,7 +42,8 @@ export class FinalizedToolset<Session = unknown, Policy = unknown> {
   readonly #session: Session;
   readonly #spill: SpillSink | undefined;
   readonly #escalationAvailable: boolean;
-  readonly #digest: string;
+  /** Computed on first use (issue 29): a one-call process never hashes the definitions. */
+  #digest: string | undefined;
 
   /** @internal Use `ToolRegistryBuilder.finalize`. */
   constructor(key: typeof FINALIZE_KEY, parts: FinalizedToolsetParts<Session, Policy>) {
@@ -49,7 +54,6 @@ export class FinalizedToolset<Session = unknown, Policy = unknown> {
     this.#session = parts.session;
     this.#spill = parts.spill;
     this.#escalationAvailable = parts.escalationAvailable;
-    this.#digest = parts.digest;
     Object.freeze(this);
   }
 
@@ -69,6 +73,7 @@ export class FinalizedToolset<Session = unknown, Policy = unknown> {
    * description, schema, risk hint or the order gives another. Hosts cache on it.
    */
   get digest(): string {
+    this.#digest ??= sha256Hex(DIGEST_PREFIX + canonicalJson(this.#definitions));
     return this.#digest;
   }
 

@@ -1,10 +1,8 @@
-import { canonicalJson } from './canonical-json.js';
 import { ESCALATION_PARAMETER_NAMES } from './escalation-parameter-names.js';
 import type { FinalizeOptions } from './finalize-options.js';
 import { FINALIZE_KEY, FinalizedToolset } from './finalized-toolset.js';
 import type { JsonSchema } from './json-schema.js';
 import { removeSchemaProperties } from './remove-schema-properties.js';
-import { sha256Hex } from './sha256.js';
 import type { Tool, ToolInputSchema } from './tool.js';
 import { type AnyTool, type RejectedField, ToolAdapter } from './tool-adapter.js';
 import type { ToolId } from './tool-id.js';
@@ -12,9 +10,6 @@ import { toolInputJsonSchema } from './tool-input-json-schema.js';
 import { TOOL_RISKS } from './tool-risk.js';
 import { ToolsetConfigurationError, type ToolsetConfigurationProblem } from './toolset-configuration-error.js';
 import type { ToolsetConfig } from './toolset-config.js';
-
-/** Versions the digest input, so a future change of the digest scheme cannot collide with this one. */
-const DIGEST_PREFIX = 'openwork.toolset.v1\n';
 
 const ESCALATION_REJECTION: readonly RejectedField[] = Object.freeze(
   ESCALATION_PARAMETER_NAMES.map((name) =>
@@ -85,13 +80,11 @@ export class ToolRegistryBuilder<Session = unknown, Policy = unknown> {
     }
     if (problems.length > 0) throw new ToolsetConfigurationError(problems);
 
-    const digest = sha256Hex(DIGEST_PREFIX + canonicalJson(adapters.map((adapter) => adapter.definition)));
     return new FinalizedToolset(FINALIZE_KEY, {
       adapters,
       session,
       spill: options.spill,
       escalationAvailable,
-      digest,
     });
   }
 

@@ -2,7 +2,7 @@ import { close, open } from 'node:fs';
 import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
 import { isatty, ReadStream } from 'node:tty';
-import { renderApprovalCard, type Approver } from '@openwork/core';
+import type { Approver } from '@openwork/core';
 
 /** Where a CLI command may ask the user. */
 export interface TerminalApproverOptions {
@@ -26,6 +26,8 @@ export const NO_TERMINAL_REFUSAL =
  */
 export function terminalApprover(options: TerminalApproverOptions): Approver {
   return async (card, context) => {
+    // Loaded when a card is shown: `openwork --version` and `--help` load none of core (issue 29).
+    const { renderApprovalCard } = await import('@openwork/core');
     if (options.approveAll) {
       options.output.write(`${renderApprovalCard(card)}\napproved by --approve\n`);
       return true;

@@ -46,7 +46,7 @@ export const doctorCommand: CommandSpec = {
     };
     let healthy = true;
     try {
-      const opened = await openRuntime({ environment: io.environment, database });
+      const opened = await openRuntime({ environment: io.environment, database, liveSandboxCheck: true });
       try {
         const { kind, availability } = opened.runtime.sandbox;
         report['sandbox'] = availability.available ? `${kind}: available (self-check passed)` : `${kind}: unavailable — ${availability.reason}`;

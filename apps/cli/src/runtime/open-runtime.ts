@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import type { Approver, Runtime } from '@openwork/core';
+import type { SandboxBackend } from '@openwork/sandbox';
 import { allowedSockets } from './allowed-sockets.js';
 import { openworkHome, userHome } from './openwork-home.js';
+import { rememberedCheckFile, RememberedSandboxCheck } from './remembered-sandbox-check.js';
 import { storeLocation, type StoreLocation } from './store-location.js';
 
 type SessionStore = Parameters<typeof import('@openwork/core').createRuntime>[0]['store'];
@@ -19,6 +21,8 @@ export interface OpenRuntimeOptions {
   /** `--database`. */
   readonly database?: string | undefined;
   readonly approver?: Approver;
+  /** Run the sandbox self-check even when a pass is remembered (`openwork doctor`). */
+  readonly liveSandboxCheck?: boolean;
 }
 
 /** The SQLite file in the OpenWork home (store-sqlite's own file name). */
@@ -36,11 +40,12 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRunt
   const location = storeLocation(options.database, options.environment, join(home, 'sessions.sqlite'));
   const store = await openStore(location, home);
   try {
-    const { createRuntime } = await import('@openwork/core');
+    const [{ createRuntime }, sandboxBackend] = await Promise.all([import('@openwork/core'), sandboxFor(home, options.liveSandboxCheck === true)]);
     const runtime = await createRuntime({
       home,
       homeDirectory: userHome(options.environment),
       store,
+      sandboxBackend,
       ...(allowSockets.length === 0 ? {} : { sandboxPolicy: { allowSockets } }),
       ...(options.approver === undefined ? {} : { approver: options.approver }),
     });
@@ -57,6 +62,13 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRunt
     await closeStore(store);
     throw error;
   }
+}
+
+/** The platform's sandbox backend; on Linux with its passed self-check remembered for an hour (issue 29). */
+async function sandboxFor(home: string, live: boolean): Promise<SandboxBackend> {
+  const { selectSandboxBackend } = await import('@openwork/sandbox');
+  const backend = selectSandboxBackend();
+  return live ? backend : new RememberedSandboxCheck(backend, rememberedCheckFile(home));
 }
 
 async function openStore(location: StoreLocation, home: string): Promise<SessionStore> {

@@ -1,21 +1,12 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
-import type { ProcessProgress } from '@openwork/process-backend';
-import { defineTool, ToolExecutionError, type ToolExecutionContext } from '@openwork/tools-contract';
+import { defineTool, type ToolInput } from '@openwork/tools-contract';
 import * as z from 'zod';
-import { requireCallPolicy } from '../context/require-call-policy.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 import { escalationInputShape, requireJustification } from '../escalation/escalation-parameters.js';
 import { formatCount } from '../text/format-bytes.js';
 import { backgroundInputShape } from './background/background-input.js';
-import { clampWait } from './background/wait-input.js';
-import { runInBackground } from './background/run-in-background.js';
-import { bashEnvironment } from './bash-environment.js';
-import { resolveWorkdir } from './resolve-workdir.js';
 import { DEFAULT_TIMEOUT_MS, MAX_COMMAND_BYTES, MAX_TIMEOUT_MS } from './bash-limits.js';
-import { clampTimeout, effectiveTimeout } from './effective-timeout.js';
 import { inspectBash } from './inspect-bash.js';
-import { renderBashResult } from './render-bash-result.js';
-import { runSandboxedBash } from './run-sandboxed-bash.js';
 
 const command = z
   .string()
@@ -44,6 +35,9 @@ const inputSchema = z
   })
   .superRefine(requireJustification);
 
+/** A `bash` call's input, defaults applied. */
+export type BashInput = ToolInput<typeof inputSchema>;
+
 /**
  * §7.9 `bash`: `/bin/bash -c <command>` in the session's working directory, always inside the
  * kernel sandbox with the policy stamped on this call, and through the process backend (§4).
@@ -59,76 +53,8 @@ export const bashTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
   inputSchema,
   inspect: (input, session) => inspectBash(input.command, input, session),
   async execute(input, session, call) {
-    const policy = requireCallPolicy(call.sandboxPolicy, 'bash');
-    if (ToolExecutionError.isInstance(policy)) return policy;
-    // 10d: no kernel sandbox, no command — there is no other way to start bash.
-    const availability = await session.sandboxAvailability();
-    if (!availability.available) return sandboxUnavailable(availability.reason);
-
-    const cwd = input.workdir === undefined ? session.workingDirectory : await resolveWorkdir(session, input.workdir, policy);
-    if (ToolExecutionError.isInstance(cwd)) return cwd;
-    if (input.runInBackground) {
-      return runInBackground(session, {
-        command: input.command,
-        description: input.description,
-        policy,
-        cwd,
-        environment: bashEnvironment(session, policy),
-        yieldMs: clampWait(input.yieldMs),
-        signal: call.signal,
-      });
-    }
-
-    const timeout = effectiveTimeout(input.timeoutMs, call.deadline, Date.now());
-    if (timeout.kind === 'expired') {
-      return new ToolExecutionError(
-        'timeout',
-        "[timed out after 0 ms; duration 0 ms]\nThe command did not run: this call's deadline had already passed when it was to start. A larger timeoutMs does not help.",
-      );
-    }
-    const run = await runSandboxedBash(session, {
-      command: input.command,
-      callId: call.callId,
-      policy,
-      cwd,
-      environment: bashEnvironment(session, policy),
-      timeoutMs: timeout.timeoutMs,
-      signal: call.signal,
-      onProgress: (progress) => reportLiveOutput(call, progress),
-      spill: session.spill?.location(call.callId),
-    });
-    if (run.kind === 'unavailable') return sandboxUnavailable(run.reason);
-    if (run.releaseError !== undefined) {
-      call.reportProgress({ kind: 'message', message: `sandbox clean-up after the command failed: ${run.releaseError}` });
-    }
-    return renderBashResult({
-      outcome: run.outcome,
-      policy,
-      cwd,
-      timeout: { timeoutMs: timeout.timeoutMs, requestedMs: clampTimeout(input.timeoutMs), limitedBy: timeout.limitedBy },
-      notices: run.notices,
-    });
+    // Loaded on the first call (issue 29): the process runner, the bubblewrap wrapping and the\nbackground tasks stay unloaded in a process that never runs a command.
+    const { runBashCall } = await import('./run-bash-call.js');
+    return runBashCall(input, session, call);
   },
 });
-
-/**
- * §8.3: stdout and stderr stay two kinds of progress, though the result merges them. Output too
- * fast to follow live is left out of progress by the process backend; a message says how much.
- */
-function reportLiveOutput(call: ToolExecutionContext<SandboxPolicy>, progress: ProcessProgress): void {
-  if (progress.skippedBytes !== undefined) {
-    call.reportProgress({
-      kind: 'message',
-      message: `${progress.skippedBytes} bytes of ${progress.kind} were too fast to show live; the result keeps the first 2 KiB, the last 14 KiB and the full output file.`,
-    });
-  }
-  if (progress.chunk !== '') call.reportProgress({ kind: progress.kind, chunk: progress.chunk });
-}
-
-/** 10d: the text of `sandbox_unavailable` — nothing ran, and retrying cannot help. */
-function sandboxUnavailable(reason: string): ToolExecutionError {
-  return new ToolExecutionError(
-    'sandbox_unavailable',
-    `bash cannot run commands here: the kernel sandbox is unavailable (${reason}). Nothing was run — commands never run outside the sandbox, so calling bash again fails the same way. Use the other tools instead, and tell the user the sandbox does not work on this machine.`,
-  );
-}

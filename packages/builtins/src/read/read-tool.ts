@@ -8,9 +8,7 @@ import { notAnImageText } from './image/image-problem-text.js';
 import { imageTypeOfName, sniffImageType } from './image/sniff-image-type.js';
 import { readDirectory } from './read-directory.js';
 import { readHead } from './read-head.js';
-import { readImage } from './read-image.js';
 import { READ_MAX_LINES } from './read-limits.js';
-import { readNotebook } from './read-notebook.js';
 import { readTextFile } from './read-text-file.js';
 
 const inputSchema = z.strictObject({
@@ -52,10 +50,17 @@ export const readTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
       if (kind !== 'file') {
         return new ToolExecutionError('execution_failed', `${target.displayPath} is not a regular file (a device, FIFO or socket); read shows regular files and directories only.`);
       }
-      if (/\.ipynb$/i.test(target.path)) return await readNotebook(session, target, { offset, limit: input.limit, signal: call.signal });
+      // Notebooks and images load their readers when one is read (issue 29: start-up).
+      if (/\.ipynb$/i.test(target.path)) {
+        const { readNotebook } = await import('./read-notebook.js');
+        return await readNotebook(session, target, { offset, limit: input.limit, signal: call.signal });
+      }
       const head = await readHead(session, target.path, call.signal);
       const imageType = sniffImageType(head);
-      if (imageType !== undefined) return await readImage(session, target, imageType, call.signal);
+      if (imageType !== undefined) {
+        const { readImage } = await import('./read-image.js');
+        return await readImage(session, target, imageType, call.signal);
+      }
       const claimed = imageTypeOfName(target.path);
       if (claimed !== undefined) return new ToolExecutionError('execution_failed', notAnImageText(target.displayPath, claimed, head));
       return await readTextFile(session, target, offset, input.limit, call.signal);

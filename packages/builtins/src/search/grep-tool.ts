@@ -1,16 +1,7 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
-import { defineTool, ToolExecutionError } from '@openwork/tools-contract';
+import { defineTool, type ToolInput } from '@openwork/tools-contract';
 import * as z from 'zod';
-import { fileSystemFailure } from '../context/file-system-failure.js';
-import { requireCallPolicy } from '../context/require-call-policy.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
-import { compileSearchPattern } from './compile-search-pattern.js';
-import { grepFooter, layoutGrepResult } from './format-grep-result.js';
-import { IgnoreRules } from './ignore-rules.js';
-import { loadIgnoreRules } from './load-ignore-rules.js';
-import { runGrep, SearchWorkerFailure } from './run-grep.js';
-import { ScanLimit } from './scan-limit.js';
-import { compileSearchGlob } from './search-glob.js';
 
 const inputSchema = z.strictObject({
   pattern: z.string().min(1).describe('Regular expression in Rust regex syntax (RE2 family: no lookaround or backreferences), matched against each line; (?i) for case-insensitive'),
@@ -26,6 +17,9 @@ const inputSchema = z.strictObject({
     .describe('content: matching lines grouped by file; files_with_matches: file paths; count: matches per file'),
 });
 
+/** A `grep` call's input, defaults applied. */
+export type GrepInput = ToolInput<typeof inputSchema>;
+
 /**
  * §7.6 `grep`: the lines of files under `path` that match `pattern`, bounded (250 lines, 50 per
  * file, 2,000 bytes per line; 250 files in the file modes) with exact totals and the full list in
@@ -39,67 +33,9 @@ export const grepTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
   risk: 'read_only',
   inputSchema,
   async execute(input, session, call) {
-    const policy = requireCallPolicy(call.sandboxPolicy, 'grep');
-    if (ToolExecutionError.isInstance(policy)) return policy;
-    const compiled = compileSearchPattern(input.pattern);
-    if (!compiled.ok) return new ToolExecutionError('invalid_arguments', compiled.message);
-    const limit = new ScanLimit(call.signal, call.deadline);
-    const resolved = await session.resolvePath(input.path, 'read', 'must-exist', policy, 'grep');
-    if (!resolved.ok) return resolved.error;
-    const root = resolved.path;
-    let accept: ((relativePath: string) => boolean) | undefined;
-    if (input.glob !== undefined) {
-      try {
-        // §7.6's filter, like `rg -g`: a name at any depth without `/`, anchored by a leading `/`, `!` negates.
-        accept = compileSearchGlob(input.glob, { nameAtAnyDepth: true, root: root.path });
-      } catch (error) {
-        return new ToolExecutionError('invalid_arguments', `The glob ${JSON.stringify(input.glob)} is not valid: ${error instanceof Error ? error.message : String(error)}.`);
-      }
-    }
-    const list = session.spill?.openWriter(call.callId);
-    try {
-      const kind = (await session.filesystem.stat(root.path)).kind;
-      if (kind !== 'directory' && kind !== 'file') {
-        return new ToolExecutionError('invalid_arguments', `${root.displayPath} is neither a directory nor a regular file; grep searches those.`);
-      }
-      const rootIsDirectory = kind === 'directory';
-      const tally = await runGrep({
-        session,
-        policy,
-        root,
-        rootIsDirectory,
-        rules: rootIsDirectory ? await loadIgnoreRules(session, root.path, policy) : IgnoreRules.none,
-        spec: compiled.spec,
-        matcher: compiled.matcher,
-        mode: input.outputMode,
-        accept,
-        limit,
-        signal: call.signal,
-        list,
-      });
-      if (limit.cancelled) {
-        await list?.discard();
-        return new ToolExecutionError('cancelled', 'grep was cancelled.');
-      }
-      const layout = layoutGrepResult(tally);
-      const spill = layout.omitted ? await list?.finish() : (await list?.discard(), undefined);
-      const footer = grepFooter({
-        layout,
-        tally,
-        timedOut: limit.timedOut,
-        limitMilliseconds: limit.milliseconds,
-        spill,
-        spillMaxBytes: session.spill?.maxBytes ?? 0,
-      });
-      if (tally.matchingFiles === 0) {
-        const none = `No matches for /${input.pattern}/ in ${root.displayPath}`;
-        return footer === '' ? none : `${none}\n${footer}`;
-      }
-      return footer === '' ? layout.body : `${layout.body}\n\n${footer}`;
-    } catch (error) {
-      await list?.discard();
-      if (error instanceof SearchWorkerFailure) return new ToolExecutionError('execution_failed', error.message);
-      return fileSystemFailure(error);
-    }
+    // Loaded on the first call (issue 29): RE2, the walker and the search workers stay unloaded
+    // in a process that never greps.
+    const { runGrepCall } = await import('./run-grep-call.js');
+    return runGrepCall(input, session, call);
   },
 });

@@ -3,7 +3,7 @@ import { SqliteSessionStore } from '@openwork/store-sqlite';
 import { ToolResult } from '@openwork/tools-contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Session } from '../session/session.js';
-import { AgentHostProcess } from '../test-support/agent-host-process.js';
+import { AgentHostProcess, type AgentHostEvent } from '../test-support/agent-host-process.js';
 import { ChildAgentModel } from '../test-support/child-agent-model.js';
 import { createCoreFixture, type CoreFixture } from '../test-support/core-fixture.js';
 import { callTool, say, ScriptedModel } from '../test-support/scripted-model.js';
@@ -33,6 +33,32 @@ async function sqliteMachine(options: { root?: string; agentModels?: () => Child
     await sqlite.close();
   });
   return Object.assign(fixture, { sqlite });
+}
+
+/**
+ * An openwork process (SQLite file in a fresh fixture's folders) whose parent session delegated
+ * one child that is blocked mid-round, killed with SIGKILL: what a restart finds.
+ */
+async function delegateHostKilledMidChild(): Promise<{ probe: CoreFixture; blocked: AgentHostEvent | undefined }> {
+  const probe = await createCoreFixture();
+  await probe.runtime.close();
+  cleanups.push(() => import('node:fs/promises').then(({ rm }) => rm(probe.root, { recursive: true, force: true })));
+  const host = new AgentHostProcess({
+    store: 'sqlite',
+    location: join(probe.root, 'sessions.sqlite'),
+    mode: 'delegate',
+    host: 'host-a',
+    leaseMs: 1_000,
+    openworkHome: probe.openworkHome,
+    home: probe.home,
+    workspace: probe.workspace,
+    parentId: 'parent',
+    children: 1,
+  });
+  cleanups.push(() => host.stop());
+  const [blocked] = await host.waitFor('child-blocked');
+  await host.kill();
+  return { probe, blocked };
 }
 
 function finishedOn(session: Session): Promise<AgentFinishedUpdate> {
@@ -72,25 +98,7 @@ describe('sub-agents across a restart (SQLite file, new runtime)', () => {
   });
 
   it('restart: a child cut off by kill -9 is resumed from its stored messages by the new runtime', async () => {
-    const probe = await createCoreFixture();
-    await probe.runtime.close();
-    cleanups.push(() => import('node:fs/promises').then(({ rm }) => rm(probe.root, { recursive: true, force: true })));
-    const path = join(probe.root, 'sessions.sqlite');
-    const host = new AgentHostProcess({
-      store: 'sqlite',
-      location: path,
-      mode: 'delegate',
-      host: 'host-a',
-      leaseMs: 1_000,
-      openworkHome: probe.openworkHome,
-      home: probe.home,
-      workspace: probe.workspace,
-      parentId: 'parent',
-      children: 1,
-    });
-    cleanups.push(() => host.stop());
-    const [blocked] = await host.waitFor('child-blocked');
-    await host.kill();
+    const { probe, blocked } = await delegateHostKilledMidChild();
     const agentId = String(blocked?.['agentId']);
 
     const child = new ChildAgentModel((_task, request) => [say(`resumed with ${request.messages.filter((message) => message.role === 'tool').length} stored tool result(s)`)]);
@@ -108,24 +116,7 @@ describe('sub-agents across a restart (SQLite file, new runtime)', () => {
   });
 
   it('restart: a cut-off child is marked interrupted with what it had when the new runtime cannot resume it', async () => {
-    const probe = await createCoreFixture();
-    await probe.runtime.close();
-    cleanups.push(() => import('node:fs/promises').then(({ rm }) => rm(probe.root, { recursive: true, force: true })));
-    const host = new AgentHostProcess({
-      store: 'sqlite',
-      location: join(probe.root, 'sessions.sqlite'),
-      mode: 'delegate',
-      host: 'host-a',
-      leaseMs: 1_000,
-      openworkHome: probe.openworkHome,
-      home: probe.home,
-      workspace: probe.workspace,
-      parentId: 'parent',
-      children: 1,
-    });
-    cleanups.push(() => host.stop());
-    await host.waitFor('child-blocked');
-    await host.kill();
+    const { probe } = await delegateHostKilledMidChild();
 
     // No agentModels: the runtime cannot run children, but it never loses them.
     const restarted = await sqliteMachine({ root: probe.root });

@@ -81,17 +81,7 @@ export async function runTurn(
         stored.push(message);
         conversation.push(message);
       }
-      const response = await collectModelResponse(
-        options.model,
-        {
-          sessionId: host.sessionId,
-          ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-          messages: toModelMessages(conversation),
-          tools: host.controls === undefined ? host.toolset.definitions : [...host.toolset.definitions, ...host.controls.definitions],
-        },
-        signal,
-        (piece) => host.publish({ type: 'assistant_text', sessionId: host.sessionId, turnId, text: piece }),
-      );
+      const response = await askModel(host, options, conversation, turnId, signal);
       const metadata = response.metadata === undefined ? {} : { metadata: response.metadata };
       if (response.outcome !== 'complete') {
         // Calls of an unfinished answer never ran: keep only its text.
@@ -114,14 +104,7 @@ export async function runTurn(
       text = response.text;
       if (calls.length === 0) return finish('completed');
       for (const call of calls) {
-        const callSignal = host.callSignal(call.id, signal);
-        let result: ToolResult;
-        try {
-          result = await runToolCall(host, { callId: call.id, toolId: call.toolId, input: call.input, turnId, signal: callSignal.signal, approver });
-        } finally {
-          callSignal.release();
-        }
-        const message = await host.finishCall(call, turnId, result);
+        const message = await runRecordedCall(host, call, turnId, signal, approver);
         stored.push(message);
         conversation.push(message);
       }
@@ -130,6 +113,33 @@ export async function runTurn(
   } catch (error) {
     return finish(signal.aborted ? 'cancelled' : 'failed', signal.aborted ? undefined : describeFailure(error));
   }
+}
+
+/** One model request with the conversation as the model sees it and every tool the turn offers; text streams as `assistant_text`. */
+function askModel(host: TurnHost, options: TurnOptions, conversation: readonly StoredMessage[], turnId: string, signal: AbortSignal): ReturnType<typeof collectModelResponse> {
+  return collectModelResponse(
+    options.model,
+    {
+      sessionId: host.sessionId,
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      messages: toModelMessages(conversation),
+      tools: host.controls === undefined ? host.toolset.definitions : [...host.toolset.definitions, ...host.controls.definitions],
+    },
+    signal,
+    (piece) => host.publish({ type: 'assistant_text', sessionId: host.sessionId, turnId, text: piece }),
+  );
+}
+
+/** One call of the model's answer, under its own signal derived from the turn's (§5), its result stored. */
+async function runRecordedCall(host: TurnHost, call: RecordableToolCall, turnId: string, signal: AbortSignal, approver: Approver | undefined): Promise<StoredToolMessage> {
+  const callSignal = host.callSignal(call.id, signal);
+  let result: ToolResult;
+  try {
+    result = await runToolCall(host, { callId: call.id, toolId: call.toolId, input: call.input, turnId, signal: callSignal.signal, approver });
+  } finally {
+    callSignal.release();
+  }
+  return host.finishCall(call, turnId, result);
 }
 
 /**

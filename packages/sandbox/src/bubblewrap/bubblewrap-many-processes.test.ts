@@ -65,4 +65,32 @@ describe('many openwork processes on one workspace, home and temp root (architec
     const registry = path.dirname(registryDirectory);
     expect(await eventually(async () => !(await fs.stat(registry).then(() => true, () => false)), 5000)).toBe(true);
   });
+
+  it('workspaces inside one shared temp root: commands that fill the temp root\'s and their parents\' `.git` leave the temp root as it was (the CI /tmp/.git leftover)', async () => {
+    // Before: a missing `<temp>/.git` was created to hold `.git/hooks` placeholders, and a command
+    // that put a file in it (`touch /tmp/.git/x`) made that folder outlive every process.
+    const temp = path.join(root, 'shared-tmp');
+    const home = path.join(root, 'home-2');
+    const openworkHome = path.join(root, 'openwork-home-2');
+    for (const folder of [path.join(temp, 'a/ws'), path.join(temp, 'b/ws'), home, openworkHome]) await fs.mkdir(folder, { recursive: true });
+    const before = await listTree(temp);
+    const filler = [
+      'for i in $(seq 40); do',
+      '  touch "$TMP_ROOT/.git/x" "$TMP_ROOT/HEAD" ../.git/x ../HEAD 2>/dev/null',
+      '  mkdir -p "$TMP_ROOT/.git/objects" "$TMP_ROOT/.git/refs" ../.git/hooks 2>/dev/null',
+      "  echo 'ref: refs/heads/main' > \"$TMP_ROOT/.git/HEAD\" 2>/dev/null",
+      '  git status >/dev/null 2>&1; sleep 0.005',
+      'done; true',
+    ].join('\n').replaceAll('$TMP_ROOT', temp);
+    const registryDirectory = path.join(root, 'registry-2/mount-points');
+    const base = { home, temp, openworkHome, registryDirectory, mode: 'workspace-write' as const, rounds: 3 };
+    const first = startHost(build, { ...base, workspace: path.join(temp, 'a/ws'), calls: ['echo started; sleep 0.6', filler, 'true'] });
+    // The second host builds its policy while the first one's placeholders stand in the temp root.
+    await first.printed('started');
+    const second = startHost(build, { ...base, workspace: path.join(temp, 'b/ws'), calls: [filler, 'sleep 0.2', 'true'] });
+    const ends = await Promise.all([first.exited, second.exited]);
+    for (const end of ends) expect(end, end.stderr).toMatchObject({ code: 0, signal: null });
+    expect(await listTree(temp)).toEqual(before);
+    expect(await eventually(async () => !(await fs.stat(path.dirname(registryDirectory)).then(() => true, () => false)), 5000)).toBe(true);
+  });
 });

@@ -123,11 +123,8 @@ function canonicalGitRedirections(entries: readonly ScopedPath[]): ScopedPath[] 
   return [...result.values()];
 }
 
-/**
- * Build the policy of architecture §3 with every path canonical, so that enforcers (`checkAccess`,
- * the Seatbelt profile, bubblewrap) never touch the file system to interpret it.
- */
-export function createSandboxPolicy(options: CreateSandboxPolicyOptions): SandboxPolicy {
+/** The settings that are not paths, checked: a wrong one is refused before anything is read. */
+function checkedSettings(options: CreateSandboxPolicyOptions): { readonly mode: SandboxMode; readonly network: NetworkAccess } {
   const mode = options.mode ?? 'workspace-write';
   if (mode !== 'read-only' && mode !== 'workspace-write' && mode !== 'full-access') {
     throw new SandboxConfigurationError(`unknown sandbox mode ${JSON.stringify(mode)}`);
@@ -139,43 +136,72 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
   if (options.letterCase !== undefined && options.letterCase !== 'sensitive' && options.letterCase !== 'insensitive') {
     throw new SandboxConfigurationError(`letterCase must be 'sensitive' or 'insensitive' (or absent to detect it), got ${JSON.stringify(options.letterCase)}`);
   }
+  return { mode, network };
+}
+
+/** Every root of the session, canonical. */
+interface SessionRoots {
+  readonly homeDirectory: string;
+  readonly workspaceRoots: string[];
+  readonly extraWritableRoots: string[];
+  readonly tempRoots: string[];
+  readonly openworkHomeInput: string;
+  readonly openworkHome: string;
+  readonly skillRoots: string[];
+}
+
+function sessionRootsOf(options: CreateSandboxPolicyOptions): SessionRoots {
   const homeDirectory = canonicalRoot(options.homeDirectory, 'homeDirectory');
-  const workspaceRoots = unique(options.workspaceRoots.map((root) => canonicalRoot(root, 'workspace root')));
-  const extraWritableRoots = unique((options.extraWritableRoots ?? []).map((root) => canonicalRoot(root, 'extra writable root')));
-  const tempRoots = unique((options.tempRoots ?? [os.tmpdir(), '/tmp']).map((root) => canonicalRoot(root, 'temp root')));
   const openworkHomeInput = options.openworkHome ?? path.posix.join(homeDirectory, '.openwork');
-  const openworkHome = canonicalRoot(openworkHomeInput, 'openworkHome');
-  const skillRoots = unique((options.skillRoots ?? []).map((root) => canonicalRoot(root, 'skill root')));
-  // Tier 1 given through a symbolic link: protect the link too (else `rm ~/.openwork && mkdir
-  // ~/.openwork` in full-access swaps the OpenWork home), and a linked `<ws>/.openwork`'s target.
-  const workspaceOpenwork = workspaceRoots.map((root) => `${root === '/' ? '' : root}/.openwork`);
-  const hardProtectedCanonical = new Set([openworkHome, ...skillRoots, ...workspaceOpenwork]);
-  const hardProtectedAliases = unique(
+  return {
+    homeDirectory,
+    workspaceRoots: unique(options.workspaceRoots.map((root) => canonicalRoot(root, 'workspace root'))),
+    extraWritableRoots: unique((options.extraWritableRoots ?? []).map((root) => canonicalRoot(root, 'extra writable root'))),
+    tempRoots: unique((options.tempRoots ?? [os.tmpdir(), '/tmp']).map((root) => canonicalRoot(root, 'temp root'))),
+    openworkHomeInput,
+    openworkHome: canonicalRoot(openworkHomeInput, 'openworkHome'),
+    skillRoots: unique((options.skillRoots ?? []).map((root) => canonicalRoot(root, 'skill root'))),
+  };
+}
+
+/**
+ * Tier 1 given through a symbolic link: protect the link too (else `rm ~/.openwork && mkdir
+ * ~/.openwork` in full-access swaps the OpenWork home), and a linked `<ws>/.openwork`'s target.
+ */
+function hardProtectedAliasesOf(roots: SessionRoots, options: CreateSandboxPolicyOptions): string[] {
+  const workspaceOpenwork = roots.workspaceRoots.map((root) => `${root === '/' ? '' : root}/.openwork`);
+  const canonical = new Set([roots.openworkHome, ...roots.skillRoots, ...workspaceOpenwork]);
+  return unique(
     [
-      ...protectedLocations(openworkHomeInput, 'openworkHome'),
+      ...protectedLocations(roots.openworkHomeInput, 'openworkHome'),
       ...(options.skillRoots ?? []).flatMap((root) => protectedLocations(root, 'skill root')),
       ...workspaceOpenwork.flatMap((entry) => protectedLocations(entry, 'workspace .openwork')),
-    ].filter((location) => !hardProtectedCanonical.has(location)),
+    ].filter((location) => !canonical.has(location)),
   );
-  const credentialLocations = (entry: string): string[] =>
-    withMountAliases(protectedLocations(homeRelative(entry, homeDirectory, 'credential path'), 'credential path'));
-  const credentialEntries = resolveList(defaultCredentialHomeEntries, options.credentialPaths);
-  const credentialPaths = unique(credentialEntries.flatMap(credentialLocations));
+}
+
+/** Tier 2 at every location and mount path, and which of them need no mask while missing. */
+function credentialsOf(roots: SessionRoots, options: CreateSandboxPolicyOptions): { readonly paths: string[]; readonly unguardedWhenMissing: string[] } {
+  const locations = (entry: string): string[] =>
+    withMountAliases(protectedLocations(homeRelative(entry, roots.homeDirectory, 'credential path'), 'credential path'));
+  const entries = resolveList(defaultCredentialHomeEntries, options.credentialPaths);
   const unguarded = new Set(credentialHomeDefaultsUnguardedWhenMissing.map((entry) => entry.path));
-  const credentialPathsUnguardedWhenMissing = unique(credentialEntries.filter((entry) => unguarded.has(entry)).flatMap(credentialLocations));
-  const sessionRoots = [...workspaceRoots, ...extraWritableRoots, ...tempRoots];
-  const sensitiveHomePaths = unique(
+  return { paths: unique(entries.flatMap(locations)), unguardedWhenMissing: unique(entries.filter((entry) => unguarded.has(entry)).flatMap(locations)) };
+}
+
+/** Tier 3 in home: the configured entries and the `PATH` folders inside HOME or a session root (§3.7). */
+function sensitiveHomePathsOf(roots: SessionRoots, sessionRoots: readonly string[], options: CreateSandboxPolicyOptions): string[] {
+  return unique(
     [
-      ...resolveList(defaultSensitiveHomeEntries, options.sensitiveHomePaths).map((entry) => homeRelative(entry, homeDirectory, 'sensitive path')),
-      ...executableSearchFolders(options.executableSearchPath ?? process.env['PATH'] ?? '', [homeDirectory, ...sessionRoots]),
+      ...resolveList(defaultSensitiveHomeEntries, options.sensitiveHomePaths).map((entry) => homeRelative(entry, roots.homeDirectory, 'sensitive path')),
+      ...executableSearchFolders(options.executableSearchPath ?? process.env['PATH'] ?? '', [roots.homeDirectory, ...sessionRoots]),
     ].flatMap((entry) => withMountAliases(protectedLocations(entry, 'sensitive path'))),
   );
-  const storedSecretPaths = unique(
-    openworkHomeSecretDefaults.flatMap((entry) => withMountAliases(protectedLocations(path.posix.join(openworkHome, entry.path), 'stored secret'))),
-  );
-  const sessionSpillDirectory = ownSpillDirectory(options.sessionSpillDirectory);
-  const allowedSockets = unique((options.allowSockets ?? []).map((socket) => canonicalRoot(socket, 'allowed socket')));
-  const sensitiveRootEntries = unique(
+}
+
+/** Tier 3 names below every root: relative, normalised, never above the root. */
+function sensitiveRootEntriesOf(options: CreateSandboxPolicyOptions): string[] {
+  return unique(
     resolveList(defaultSensitiveRootEntries, options.sensitiveRootEntries).map((entry) => {
       const normalized = path.posix.normalize(entry).replace(/\/+$/, '');
       if (entry.includes('\0') || normalized.startsWith('/') || normalized === '.' || normalized.startsWith('..')) {
@@ -184,18 +210,36 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
       return normalized;
     }),
   );
-  // A root entry that is a link protects its target too (the textual entry is protected anyway).
-  const sensitiveRootAliases = unique(
-    [...workspaceRoots, ...extraWritableRoots, ...tempRoots].flatMap((root) =>
-      sensitiveRootEntries.flatMap((entry) => {
+}
+
+/** A root entry that is a link protects its target too (the textual entry is protected anyway). */
+function sensitiveRootAliasesOf(sessionRoots: readonly string[], entries: readonly string[]): string[] {
+  return unique(
+    sessionRoots.flatMap((root) =>
+      entries.flatMap((entry) => {
         const textual = `${root === '/' ? '' : root}/${entry}`;
         return protectedLocations(textual, 'sensitive root entry').filter((location) => location !== textual);
       }),
     ),
   );
-  const gitRedirections = canonicalGitRedirections(
-    findGitRedirections(sessionRoots, homeDirectory, { workspaceRoots }),
+}
+
+/**
+ * Build the policy of architecture §3 with every path canonical, so that enforcers (`checkAccess`,
+ * the Seatbelt profile, bubblewrap) never touch the file system to interpret it. Each step above
+ * resolves one part; this only puts them together.
+ */
+export function createSandboxPolicy(options: CreateSandboxPolicyOptions): SandboxPolicy {
+  const { mode, network } = checkedSettings(options);
+  const roots = sessionRootsOf(options);
+  const { homeDirectory, workspaceRoots, extraWritableRoots, tempRoots, openworkHome } = roots;
+  const sessionRoots = [...workspaceRoots, ...extraWritableRoots, ...tempRoots];
+  const credentials = credentialsOf(roots, options);
+  const storedSecretPaths = unique(
+    openworkHomeSecretDefaults.flatMap((entry) => withMountAliases(protectedLocations(path.posix.join(openworkHome, entry.path), 'stored secret'))),
   );
+  const sensitiveRootEntries = sensitiveRootEntriesOf(options);
+  const gitRedirections = canonicalGitRedirections(findGitRedirections(sessionRoots, homeDirectory, { workspaceRoots, tempRoots }));
   const policy: SandboxPolicy = Object.freeze({
     mode,
     workspaceRoots: Object.freeze(workspaceRoots),
@@ -203,20 +247,20 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
     tempRoots: Object.freeze(tempRoots),
     homeDirectory,
     openworkHome,
-    skillRoots: Object.freeze(skillRoots),
-    hardProtectedAliases: Object.freeze(hardProtectedAliases),
-    credentialPaths: Object.freeze(credentialPaths),
-    credentialPathsUnguardedWhenMissing: Object.freeze(credentialPathsUnguardedWhenMissing),
+    skillRoots: Object.freeze(roots.skillRoots),
+    hardProtectedAliases: Object.freeze(hardProtectedAliasesOf(roots, options)),
+    credentialPaths: Object.freeze(credentials.paths),
+    credentialPathsUnguardedWhenMissing: Object.freeze(credentials.unguardedWhenMissing),
     storedSecretPaths: Object.freeze(storedSecretPaths),
-    sessionSpillDirectory,
-    allowedSockets: Object.freeze(allowedSockets),
-    sensitiveHomePaths: Object.freeze(sensitiveHomePaths),
+    sessionSpillDirectory: ownSpillDirectory(options.sessionSpillDirectory),
+    allowedSockets: Object.freeze(unique((options.allowSockets ?? []).map((socket) => canonicalRoot(socket, 'allowed socket')))),
+    sensitiveHomePaths: Object.freeze(sensitiveHomePathsOf(roots, sessionRoots, options)),
     sensitiveRootEntries: Object.freeze(sensitiveRootEntries),
-    sensitiveRootAliases: Object.freeze(sensitiveRootAliases),
+    sensitiveRootAliases: Object.freeze(sensitiveRootAliasesOf(sessionRoots, sensitiveRootEntries)),
     gitRedirections: Object.freeze(gitRedirections),
     grants: Object.freeze([]),
     network,
-    letterCase: options.letterCase ?? detectLetterCase([...workspaceRoots, ...extraWritableRoots, ...tempRoots, homeDirectory]),
+    letterCase: options.letterCase ?? detectLetterCase([...sessionRoots, homeDirectory]),
   });
   const grants = (options.grants ?? []).map((grant) => ({ ...grant, path: canonicalRoot(grant.path, 'grant path') }));
   return withGrants(policy, grants);

@@ -32,6 +32,8 @@ export interface FindGitRedirectionsOptions {
    * above it that lies in one of `roots` (issue 23 item 2).
    */
   readonly workspaceRoots?: readonly string[];
+  /** The temp roots among `roots`: shared, so a `.git` that is no repository there is protected whole. */
+  readonly tempRoots?: readonly string[];
   /** Counts folders listed and files read (tests prove the scan bounded with it). */
   readonly statistics?: GitScanStatistics;
 }
@@ -183,20 +185,38 @@ class GitRedirectionScan {
   /**
    * Issue 23 item 2: in the workspace root (when it is no repository) and in every folder above
    * it that a command can write, the names through which git would find a repository there — a
-   * `.git` (missing: protected whole), and `HEAD`, without which no folder is a bare repository —
-   * until the repository the root lies in, if any.
+   * `.git`, and `HEAD`, without which no folder is a bare repository — until the repository the
+   * root lies in, if any. Above the root a `.git` that is no repository is protected whole, also
+   * when it is a folder: it may be another OpenWork process's placeholder, and a command that put
+   * files in it would make it outlive that process (§3.7). In the root itself only git's own names
+   * in it are, so that `git init` there works.
    */
   protectAncestors(workspaceRoot: string, writableRoots: readonly ScopedPath[]): void {
     for (let directory = workspaceRoot; isInsideAnyScopedPath(directory, writableRoots); directory = path.posix.dirname(directory)) {
-      const dotGit = path.posix.join(directory, '.git');
-      const kind = kindOf(dotGit);
-      const validRepository = kind === 'file' || kind === 'symlink' || (kind === 'directory' && kindOf(path.posix.join(dotGit, 'HEAD')) !== 'missing');
-      if (validRepository) return;
-      this.add({ path: path.posix.join(directory, 'HEAD'), scope: 'subtree' });
-      if (kind === 'directory') this.visitGitDirectory(dotGit, directory);
-      else if (directory !== workspaceRoot) this.add({ path: dotGit, scope: 'subtree' });
+      if (!this.protectRepositoryNames(directory, directory === workspaceRoot)) return;
       if (directory === '/') return;
     }
+  }
+
+  /**
+   * A temp root is shared by every process of the machine (architecture §3.7): when it is no
+   * repository, its `.git` and `HEAD` are protected whole like a folder above a workspace root
+   * (one placeholder each, not one per name inside a `.git` made for them).
+   */
+  protectTempRoot(tempRoot: string): void {
+    this.protectRepositoryNames(tempRoot, false);
+  }
+
+  /** The names that would make `directory` a repository; false when it already is one (nothing to add). */
+  protectRepositoryNames(directory: string, gitMayCreate: boolean): boolean {
+    const dotGit = path.posix.join(directory, '.git');
+    const kind = kindOf(dotGit);
+    const validRepository = kind === 'file' || kind === 'symlink' || (kind === 'directory' && kindOf(path.posix.join(dotGit, 'HEAD')) !== 'missing');
+    if (validRepository) return false;
+    this.add({ path: path.posix.join(directory, 'HEAD'), scope: 'subtree' });
+    if (!gitMayCreate) this.add({ path: dotGit, scope: 'subtree' });
+    else if (kind === 'directory') this.visitGitDirectory(dotGit, directory);
+    return true;
   }
 
   /** The user's own configuration applies to every repository: a relative hooksPath there is relative to each work tree. */
@@ -224,7 +244,8 @@ class GitRedirectionScan {
  *   worktrees (`worktrees/<name>/gitdir`): replaced, they point git elsewhere;
  * - the folder named by `core.hooksPath`, and its parent when it is husky's `_` folder;
  * - every file named by `include.path` or `includeIf.<condition>.path`, followed to depth 10;
- * - with `workspaceRoots`: `.git` and `HEAD` in the folders above each one (`protectAncestors`).
+ * - with `workspaceRoots`: `.git` and `HEAD` in the folders above each one (`protectAncestors`);
+ * - with `tempRoots`: `.git` and `HEAD` in each, when it is no repository (`protectTempRoot`).
  *
  * Bounded: no folder a command can fill is listed. Paths are absolute, not yet canonical.
  */
@@ -233,6 +254,8 @@ export function findGitRedirections(roots: readonly string[], homeDirectory: str
   const workTrees = roots.flatMap((root) => scan.visitRepositoryOf(root));
   const writableRoots = roots.map((root): ScopedPath => ({ path: root, scope: 'subtree' }));
   for (const root of options.workspaceRoots ?? []) scan.protectAncestors(root, writableRoots);
+  const workspaces = new Set(options.workspaceRoots ?? []);
+  for (const root of options.tempRoots ?? []) if (!workspaces.has(root)) scan.protectTempRoot(root);
   scan.readGlobalConfigs([...new Set(workTrees)]);
   return scan.result();
 }

@@ -214,4 +214,27 @@ describe('protected names through symbolic links (architecture §3.2)', () => {
     }
     expect(writable(policy, path.join(linkHome, 'dotfiles/other'))).toBe(true);
   });
+
+  it('a temp root that is no repository: its `.git` and `HEAD` are protected whole; a workspace root\'s own `.git` stays open to git init', async () => {
+    const temp = path.join(root, 'shared-temp');
+    const workspace = path.join(root, 'not-a-repo');
+    await fs.mkdir(temp, { recursive: true });
+    await fs.mkdir(workspace, { recursive: true });
+    const policy = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [workspace], homeDirectory: home, tempRoots: [temp] });
+    for (const name of ['.git', '.git/x', '.git/objects/ab', 'HEAD']) expect(writable(policy, path.join(temp, name)), name).toBe(false);
+    expect(writable(policy, path.join(temp, 'scratch.txt'))).toBe(true);
+    for (const name of ['.git/HEAD', '.git/objects/ab', '.git/refs/heads/main']) expect(writable(policy, path.join(workspace, name)), name).toBe(true);
+    // A temp root that is the workspace root itself is a workspace: git init works there.
+    const same = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [workspace], homeDirectory: home, tempRoots: [workspace] });
+    expect(writable(same, path.join(workspace, '.git/HEAD'))).toBe(true);
+  });
+
+  it('a `.git` folder that is no repository above a workspace root (another process\'s placeholder, say) is protected whole', async () => {
+    const parent = path.join(root, 'parent-with-empty-git');
+    const workspace = path.join(parent, 'ws');
+    await fs.mkdir(path.join(parent, '.git'), { recursive: true });
+    await fs.mkdir(workspace, { recursive: true });
+    const policy = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [workspace], homeDirectory: home, tempRoots: [parent] });
+    for (const name of ['.git/x', '.git/HEAD', '.git/objects', 'HEAD']) expect(writable(policy, path.join(parent, name)), name).toBe(false);
+  });
 });

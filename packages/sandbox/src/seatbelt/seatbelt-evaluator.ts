@@ -160,6 +160,156 @@ function nameFilter(test: (name: string) => boolean): Predicate {
 }
 
 /**
+ * Filters of one profile, compiled with the `-D` parameters it runs with. One method per kind of
+ * filter: paths, names (sysctl, IPC, Mach), the remote end of a socket, and the combinators.
+ */
+class FilterCompiler {
+  readonly #parameters: Readonly<Record<string, string>>;
+
+  constructor(parameters: Readonly<Record<string, string>>) {
+    this.#parameters = parameters;
+  }
+
+  compile(expression: SeatbeltExpression): Predicate {
+    const name = head(expression);
+    if (expression.type !== 'list' || name === undefined) {
+      throw new SeatbeltProfileError(`expected a filter, got ${JSON.stringify(expression)}`);
+    }
+    const argumentsOf = expression.items.slice(1);
+    const predicate =
+      this.pathFilter(name, argumentsOf) ?? this.nameFilter(name, argumentsOf) ?? this.attributeFilter(name, argumentsOf) ?? this.combinator(name, argumentsOf);
+    if (predicate === undefined) throw new SeatbeltProfileError(`unsupported filter (${name} …)`);
+    return predicate;
+  }
+
+  /** `literal`, `path`, `path-literal`, `subpath`, `prefix`, `regex`. */
+  pathFilter(name: string, argumentsOf: readonly SeatbeltExpression[]): Predicate | undefined {
+    switch (name) {
+      case 'literal':
+      case 'path':
+      case 'path-literal': {
+        const literal = this.stringArgument(argumentsOf[0], name);
+        return pathFilter((path) => path === literal);
+      }
+      case 'subpath': {
+        const base = this.stringArgument(argumentsOf[0], name);
+        if (base === '/') return pathFilter((path) => path.startsWith('/'));
+        const withSlash = base.endsWith('/') ? base : `${base}/`;
+        return pathFilter((path) => path === base || path.startsWith(withSlash));
+      }
+      case 'prefix': {
+        const prefix = this.stringArgument(argumentsOf[0], name);
+        return pathFilter((path) => path.startsWith(prefix));
+      }
+      case 'regex': {
+        const pattern = this.regexArgument(argumentsOf[0], name);
+        return pathFilter((path) => pattern.test(path));
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** Exact names, prefixes and patterns of sysctl, POSIX IPC and Mach names. */
+  nameFilter(name: string, argumentsOf: readonly SeatbeltExpression[]): Predicate | undefined {
+    switch (name) {
+      case 'sysctl-name':
+      case 'ipc-posix-name':
+      case 'global-name':
+      case 'local-name': {
+        const exact = this.stringArgument(argumentsOf[0], name);
+        return nameFilter((subject) => subject === exact);
+      }
+      case 'sysctl-name-prefix':
+      case 'ipc-posix-name-prefix': {
+        const prefix = this.stringArgument(argumentsOf[0], name);
+        return nameFilter((subject) => subject.startsWith(prefix));
+      }
+      case 'ipc-posix-name-regex': {
+        const pattern = this.regexArgument(argumentsOf[0], name);
+        return nameFilter((subject) => pattern.test(subject));
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** `vnode-type`, `extension`, `target`, and `(remote unix-socket|ip …)`. */
+  attributeFilter(name: string, argumentsOf: readonly SeatbeltExpression[]): Predicate | undefined {
+    switch (name) {
+      case 'vnode-type': {
+        const type = this.symbolArgument(argumentsOf[0], name);
+        return (query) => query.vnodeType === type;
+      }
+      case 'extension': {
+        const extension = this.stringArgument(argumentsOf[0], name);
+        return (query) => query.extensions?.includes(extension) === true;
+      }
+      case 'target': {
+        const target = this.symbolArgument(argumentsOf[0], name);
+        return (query) => query.target === target;
+      }
+      case 'remote': {
+        // `(remote unix-socket)`, `(remote unix-socket (path-literal P))`, `(remote ip)`.
+        const kind = this.symbolArgument(argumentsOf[0], name);
+        if (kind !== 'unix-socket' && kind !== 'ip') throw new SeatbeltProfileError(`unsupported (remote ${kind} …)`);
+        const inner = argumentsOf.slice(1).map((part) => this.compile(part));
+        return (query) => query.remote === kind && inner.every((part) => part(query));
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** `require-all`, `require-any`, `require-not`. */
+  combinator(name: string, argumentsOf: readonly SeatbeltExpression[]): Predicate | undefined {
+    switch (name) {
+      case 'require-all': {
+        const parts = argumentsOf.map((part) => this.compile(part));
+        return (query) => parts.every((part) => part(query));
+      }
+      case 'require-any': {
+        const parts = argumentsOf.map((part) => this.compile(part));
+        return (query) => parts.some((part) => part(query));
+      }
+      case 'require-not': {
+        if (argumentsOf.length !== 1) throw new SeatbeltProfileError('require-not takes exactly one filter');
+        const inner = this.compile(argumentsOf[0] as SeatbeltExpression);
+        return (query) => !inner(query);
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  stringArgument(expression: SeatbeltExpression | undefined, where: string): string {
+    if (expression?.type === 'string') return expression.value;
+    if (expression !== undefined && head(expression) === 'param' && expression.type === 'list') {
+      const name = expression.items[1];
+      if (name?.type !== 'string' || expression.items.length !== 2) throw new SeatbeltProfileError(`malformed (param …) in ${where}`);
+      const value = this.#parameters[name.value];
+      if (value === undefined) throw new SeatbeltProfileError(`parameter ${name.value} is not defined (-D ${name.value}=…)`);
+      return value;
+    }
+    throw new SeatbeltProfileError(`${where} needs a string or (param "NAME")`);
+  }
+
+  regexArgument(expression: SeatbeltExpression | undefined, where: string): RegExp {
+    const source = expression?.type === 'regex' ? expression.source : this.stringArgument(expression, where);
+    try {
+      return new RegExp(source);
+    } catch (error) {
+      throw new SeatbeltProfileError(`${where}: invalid pattern ${JSON.stringify(source)} (${String(error)})`);
+    }
+  }
+
+  symbolArgument(expression: SeatbeltExpression | undefined, where: string): string {
+    if (expression?.type === 'symbol') return expression.name;
+    throw new SeatbeltProfileError(`${where} needs a symbol`);
+  }
+}
+
+/**
  * Answers allow/deny for an operation over the parsed profile — by really evaluating it, not by
  * re-deriving from the policy. Subset: `(version 1)`, `(allow|deny OP… FILTER…)` with filters
  * `literal`, `path`, `subpath`, `prefix`, `regex` (a `#"…"` literal, a string or a parameter,
@@ -186,134 +336,26 @@ export class SeatbeltEvaluator {
 
   /** Parse `profile` with the `-D` parameters it will be run with. */
   static compile(profile: string, parameters: Readonly<Record<string, string>>): SeatbeltEvaluator {
-    const expressions = parseSeatbeltProfile(profile);
+    const filters = new FilterCompiler(parameters);
     const rules: CompiledRule[] = [];
     let defaultEffect: 'allow' | 'deny' = 'deny';
-
-    const stringArgument = (expression: SeatbeltExpression | undefined, where: string): string => {
-      if (expression?.type === 'string') return expression.value;
-      if (expression !== undefined && head(expression) === 'param' && expression.type === 'list') {
-        const name = expression.items[1];
-        if (name?.type !== 'string' || expression.items.length !== 2) throw new SeatbeltProfileError(`malformed (param …) in ${where}`);
-        const value = parameters[name.value];
-        if (value === undefined) throw new SeatbeltProfileError(`parameter ${name.value} is not defined (-D ${name.value}=…)`);
-        return value;
-      }
-      throw new SeatbeltProfileError(`${where} needs a string or (param "NAME")`);
-    };
-    const regexArgument = (expression: SeatbeltExpression | undefined, where: string): RegExp => {
-      const source = expression?.type === 'regex' ? expression.source : stringArgument(expression, where);
-      try {
-        return new RegExp(source);
-      } catch (error) {
-        throw new SeatbeltProfileError(`${where}: invalid pattern ${JSON.stringify(source)} (${String(error)})`);
-      }
-    };
-    const symbolArgument = (expression: SeatbeltExpression | undefined, where: string): string => {
-      if (expression?.type === 'symbol') return expression.name;
-      throw new SeatbeltProfileError(`${where} needs a symbol`);
-    };
-
-    const compileFilter = (expression: SeatbeltExpression): Predicate => {
-      const name = head(expression);
-      if (expression.type !== 'list' || name === undefined) {
-        throw new SeatbeltProfileError(`expected a filter, got ${JSON.stringify(expression)}`);
-      }
-      const argumentsOf = expression.items.slice(1);
-      switch (name) {
-        case 'literal':
-        case 'path': {
-          const literal = stringArgument(argumentsOf[0], name);
-          return pathFilter((path) => path === literal);
-        }
-        case 'subpath': {
-          const base = stringArgument(argumentsOf[0], name);
-          if (base === '/') return pathFilter((path) => path.startsWith('/'));
-          const withSlash = base.endsWith('/') ? base : `${base}/`;
-          return pathFilter((path) => path === base || path.startsWith(withSlash));
-        }
-        case 'prefix': {
-          const prefix = stringArgument(argumentsOf[0], name);
-          return pathFilter((path) => path.startsWith(prefix));
-        }
-        case 'regex': {
-          const pattern = regexArgument(argumentsOf[0], name);
-          return pathFilter((path) => pattern.test(path));
-        }
-        case 'vnode-type': {
-          const type = symbolArgument(argumentsOf[0], name);
-          return (query) => query.vnodeType === type;
-        }
-        case 'extension': {
-          const extension = stringArgument(argumentsOf[0], name);
-          return (query) => query.extensions?.includes(extension) === true;
-        }
-        case 'target': {
-          const target = symbolArgument(argumentsOf[0], name);
-          return (query) => query.target === target;
-        }
-        case 'sysctl-name':
-        case 'ipc-posix-name':
-        case 'global-name':
-        case 'local-name': {
-          const exact = stringArgument(argumentsOf[0], name);
-          return nameFilter((subject) => subject === exact);
-        }
-        case 'sysctl-name-prefix':
-        case 'ipc-posix-name-prefix': {
-          const prefix = stringArgument(argumentsOf[0], name);
-          return nameFilter((subject) => subject.startsWith(prefix));
-        }
-        case 'ipc-posix-name-regex': {
-          const pattern = regexArgument(argumentsOf[0], name);
-          return nameFilter((subject) => pattern.test(subject));
-        }
-        case 'remote': {
-          // `(remote unix-socket)`, `(remote unix-socket (path-literal P))`, `(remote ip)`.
-          const kind = symbolArgument(argumentsOf[0], name);
-          if (kind !== 'unix-socket' && kind !== 'ip') throw new SeatbeltProfileError(`unsupported (remote ${kind} …)`);
-          const inner = argumentsOf.slice(1).map(compileFilter);
-          return (query) => query.remote === kind && inner.every((part) => part(query));
-        }
-        case 'path-literal': {
-          const literal = stringArgument(argumentsOf[0], name);
-          return pathFilter((path) => path === literal);
-        }
-        case 'require-all': {
-          const parts = argumentsOf.map(compileFilter);
-          return (query) => parts.every((part) => part(query));
-        }
-        case 'require-any': {
-          const parts = argumentsOf.map(compileFilter);
-          return (query) => parts.some((part) => part(query));
-        }
-        case 'require-not': {
-          if (argumentsOf.length !== 1) throw new SeatbeltProfileError('require-not takes exactly one filter');
-          const inner = compileFilter(argumentsOf[0] as SeatbeltExpression);
-          return (query) => !inner(query);
-        }
-        default:
-          throw new SeatbeltProfileError(`unsupported filter (${name} …)`);
-      }
-    };
-
-    for (const expression of expressions) {
+    for (const expression of parseSeatbeltProfile(profile)) {
       const name = head(expression);
       if (expression.type !== 'list' || name === undefined) throw new SeatbeltProfileError('top-level forms must be lists');
       if (name === 'version') continue;
       if (name !== 'allow' && name !== 'deny') throw new SeatbeltProfileError(`unsupported top-level form (${name} …)`);
       const operations: string[] = [];
-      const filters: SeatbeltExpression[] = [];
+      const parts: SeatbeltExpression[] = [];
       for (const item of expression.items.slice(1)) {
         if (item.type === 'symbol') operations.push(item.name);
-        else filters.push(item);
+        else parts.push(item);
       }
       if (operations.length === 0) throw new SeatbeltProfileError(`(${name}) without an operation`);
-      if (operations.length === 1 && operations[0] === 'default' && filters.length === 0) {
+      if (operations.length === 1 && operations[0] === 'default' && parts.length === 0) {
         defaultEffect = name;
         continue;
       }
-      const compiled = filters.map(compileFilter);
+      const compiled = parts.map((part) => filters.compile(part));
       // Several filters directly in a rule are alternatives in SBPL.
       const matches: Predicate = compiled.length === 0 ? () => true : (query) => compiled.some((filter) => filter(query));
       rules.push({ effect: name, operations, matches });

@@ -14,8 +14,10 @@ export interface HostConfiguration {
   /** The registry of this test (hermetic: other processes on the machine use the default one). */
   readonly registryDirectory: string;
   readonly mode: SandboxMode;
+  /** Bash scripts run in turn, `rounds` times over. */
   readonly calls: readonly string[];
   readonly rounds: number;
+  /** After the last call, print `done` and wait until stdin closes (so the test can look first). */
   readonly waitAtEnd?: boolean;
 }
 

@@ -4,22 +4,7 @@
 // released after its process exited, exactly as a process backend does.
 import { spawn } from 'node:child_process';
 import { BubblewrapBackend, createSandboxPolicy } from '../../index.js';
-import type { SandboxMode } from '../../index.js';
-
-interface HostConfiguration {
-  readonly workspace: string;
-  readonly home: string;
-  readonly openworkHome: string;
-  readonly temp: string;
-  /** The registry of this test (hermetic: other processes on the machine use the default one). */
-  readonly registryDirectory: string;
-  readonly mode: SandboxMode;
-  /** Bash scripts run in turn, `rounds` times over. */
-  readonly calls: readonly string[];
-  readonly rounds: number;
-  /** After the last call, print `done` and wait until stdin closes (so the test can look first). */
-  readonly waitAtEnd?: boolean;
-}
+import type { HostConfiguration } from './host-processes.js';
 
 const configuration = JSON.parse(process.argv[2] as string) as HostConfiguration;
 const backend = new BubblewrapBackend({ registryDirectory: configuration.registryDirectory });
