@@ -52,4 +52,13 @@ describe('approvalText (architecture §3.9)', () => {
     expect(text).not.toMatch(/[\x1b\r]/);
     expect(approvalText(session, { toolName: 'read', input: { path: 'README.md' } })).toBeUndefined();
   });
+
+  it('a bash description (issue 26) is on the card, above the command, with its controls made visible', async () => {
+    const fixture = await createAiSdkFixture();
+    fixtures.push(fixture);
+    const text = approvalText(fixture.session, { toolName: 'bash', input: { command: 'rm -rf ~', description: 'tidy up\r\x1b[2Klist files' } }) ?? '';
+    const lines = text.split('\n');
+    expect(lines.slice(1, 3)).toEqual(['  description: tidy up\\r\\x1b[2Klist files', '  command: rm -rf ~']);
+    expect(text).not.toMatch(/[\x1b\r]/);
+  });
 });

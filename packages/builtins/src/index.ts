@@ -68,11 +68,15 @@ export { globTool } from './search/glob-tool.js';
 export { bashTool } from './bash/bash-tool.js';
 export { DEFAULT_TIMEOUT_MS, MAX_COMMAND_BYTES, MAX_TIMEOUT_MS } from './bash/bash-limits.js';
 export { bashOutputTool } from './bash/background/bash-output-tool.js';
+export { bashInputTool } from './bash/background/bash-input-tool.js';
 export { bashKillTool } from './bash/background/bash-kill-tool.js';
 export { BackgroundTasks } from './bash/background/background-tasks.js';
+export type { BackgroundTaskJournal, BackgroundTaskJournalEntry } from './bash/background/background-task-journal.js';
+export { findTerminalProgram, type TerminalProgram } from './bash/background/terminal-program.js';
+export { cleanTerminalOutput } from './text/clean-terminal-output.js';
 export type { BackgroundTask, TaskRead } from './bash/background/background-task.js';
 export type { BackgroundTaskArtifact, BackgroundTaskState } from './bash/background/background-task-state.js';
-export { DEFAULT_YIELD_MS, MAX_ENDED_TASKS_KEPT, MAX_RUNNING_TASKS, MAX_WAIT_MS } from './bash/background/background-limits.js';
+export { DEFAULT_YIELD_MS, MAX_ENDED_TASKS_KEPT, MAX_INPUT_BYTES, MAX_RUNNING_TASKS, MAX_WAIT_MS } from './bash/background/background-limits.js';
 
 // Registry and toolsets (§3)
 export { builtinTools, type BuiltinTool } from './registry/builtin-tools.js';

@@ -25,7 +25,7 @@ describe('README', () => {
       log.mockRestore();
       await rm(directory, { recursive: true, force: true });
     }
-    expect(logged[0]).toMatch(/^read write edit( grep)?( glob)? list( bash( bash_output bash_kill)?)?$/);
+    expect(logged[0]).toMatch(/^read write edit( grep)?( glob)? list( bash( bash_output bash_input bash_kill)?)?$/);
     expect(logged[1]).toBe('Read greeting.txt before editing it.');
     expect(logged[2]).toBe('1\thello\n2\tworld');
     expect(logged[3]).toBe('Edited greeting.txt:2 (+1 -1)');
@@ -45,6 +45,14 @@ describe('README', () => {
     expect(logged[2]).toBe('succeeded true [sandbox denied:');
     expect(logged[3]).toBe('... (572511 bytes omitted. Full output saved at ~/.openwork/spill/session-1/call_3.txt — use read with offset/limit, or grep, to look at it.)');
     expect(logged).toHaveLength(4);
+  });
+
+  it('the background bash example (issue 26) answers a read -p prompt on a terminal and prints what it claims', async () => {
+    const readme = await readFile(join(packageDirectory, 'README.md'), 'utf8');
+    const example = /## Background bash \(issue 26\)\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const logged = await runExample(example ?? '');
+    expect(logged).toEqual(['continue? [y/N]', 'true true']);
   });
 
   it('the images, directories and notebooks example runs and prints what it claims', async () => {

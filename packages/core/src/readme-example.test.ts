@@ -34,7 +34,7 @@ describe('README', () => {
 
   it('the example runs against the public entry point and prints what it claims', async () => {
     const printed = await runReadmeExample(packageDirectory);
-    expect(printed[0]).toMatch(/^read write edit( grep)?( glob)? list( bash( bash_output bash_kill)?)? conversation_history update_plan$/);
+    expect(printed[0]).toMatch(/^read write edit( grep)?( glob)? list( bash( bash_output bash_input bash_kill)?)? conversation_history update_plan$/);
     expect(printed.slice(1)).toEqual([
       'read: succeeded',
       'edit: succeeded',

@@ -1,5 +1,7 @@
 export type { ProcessBackend, ProcessProgress, ProcessSpawnOptions, SpillTarget } from './process-backend.js';
 export type { ProcessOutcome, ProcessStatus, SpillRecord } from './process-outcome.js';
+export { ProcessStdin, MAX_QUEUED_STDIN_BYTES } from './process-stdin.js';
+export type { StdinWrite } from './process-stdin.js';
 export { BoundedCapture } from './bounded-capture.js';
 export type { BoundedCaptureOptions, CapturedOutput } from './bounded-capture.js';
 export { NodeProcessBackend } from './node-process-backend.js';

@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { stdioWithoutInheritedDescriptors } from './inherited-descriptors.js';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { BoundedCapture } from './bounded-capture.js';
 import type { CapturedOutput } from './bounded-capture.js';
 import { MAX_SPILL_BYTES, PIPE_DRAIN_LIMIT_MS, PIPE_DRAIN_MS, TERMINATE_WAIT_MS } from './capture-limits.js';
@@ -34,7 +34,7 @@ type Ending = 'exit' | 'timeout' | 'cancel' | 'pipe_failed';
 
 /**
  * `ProcessBackend` on Node's `child_process` (§4, §5, §7.9). Each child gets its own process group
- * (`detached`), stdin from /dev/null, exactly the given environment and no shell. Output is read
+ * (`detached`), stdin from /dev/null (or the caller's `ProcessStdin` pipe), exactly the given environment and no shell. Output is read
  * continuously as buffers into a `BoundedCapture`; timeout and cancellation both go through
  * `terminateProcessGroup`. The call finishes on the child's `exit`, after a bounded pipe drain, so
  * a background child that keeps stdout open cannot hang it (peers.md "Processes").
@@ -67,7 +67,9 @@ export class NodeProcessBackend implements ProcessBackend {
     if (options.signal?.aborted === true) return finishWith('cancelled', {});
 
     const [program = '', ...args] = argv;
-    let subprocess: ChildProcessByStdio<null, Readable, Readable>;
+    let subprocess: ChildProcessByStdio<Writable | null, Readable, Readable>;
+    // Issue 26: a pipe when the caller types into the process, else /dev/null (§7.9).
+    const stdin = options.stdin === undefined ? 'ignore' : 'pipe';
     try {
       subprocess = spawn(program, args, {
         cwd: options.cwd,
@@ -76,7 +78,7 @@ export class NodeProcessBackend implements ProcessBackend {
         // Its own process group (setsid), so one kill reaches everything it starts (§5).
         detached: true,
         // §3.7: no descriptor this process inherited reaches the command (only 0, 1, 2).
-        stdio: stdioWithoutInheritedDescriptors(['ignore', 'pipe', 'pipe'] as const) as ['ignore', 'pipe', 'pipe'],
+        stdio: stdioWithoutInheritedDescriptors([stdin, 'pipe', 'pipe'] as const) as ['pipe', 'pipe', 'pipe'],
         windowsHide: true,
       });
     } catch (error) {
@@ -92,9 +94,11 @@ export class NodeProcessBackend implements ProcessBackend {
     subprocess.on('error', () => undefined);
 
     registerLiveProcessGroup(pid);
+    if (subprocess.stdin !== null) options.stdin?.attach(subprocess.stdin);
     try {
       return await this.#supervise(pid, subprocess, capture, options, finishWith);
     } finally {
+      options.stdin?.detach();
       unregisterLiveProcessGroup(pid);
     }
   }

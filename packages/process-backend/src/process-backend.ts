@@ -1,4 +1,5 @@
 import type { ProcessOutcome } from './process-outcome.js';
+import type { ProcessStdin } from './process-stdin.js';
 
 /**
  * One piece of output, per stream, for live display (§8.3). Decoded as UTF-8 without splitting
@@ -41,6 +42,11 @@ export interface ProcessSpawnOptions {
    * synchronously; the chunk must not be changed; a throw is dropped and never changes the outcome.
    */
   readonly onOutput?: (chunk: Buffer) => void;
+  /**
+   * A pipe to type into the process (issue 26, background bash); without it stdin is /dev/null.
+   * The pipe closes when the process exits; one `ProcessStdin` per spawn.
+   */
+  readonly stdin?: ProcessStdin;
   /** Where to spill output above 16 KiB. Without it, long output is still cut but not saved. */
   readonly spill?: SpillTarget;
 }

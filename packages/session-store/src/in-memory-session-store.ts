@@ -12,6 +12,8 @@ import { AgentRunNotFoundError } from './agent-run-not-found-error.js';
 import { AgentRunRules, type PreparedMailboxEntry } from './agent-run-rules.js';
 import { checkRecordId } from './check-record-id.js';
 import { PlanRules } from './plan-rules.js';
+import { BackgroundTaskRules } from './background-task-rules.js';
+import { MAX_STORED_BACKGROUND_TASKS, type BackgroundTaskRecord, type NewBackgroundTaskRecord } from './background-task-record.js';
 import type { NewSessionPlan, SessionPlan } from './session-plan.js';
 import { checkListSessionsOptions, checkLoadMessagesOptions, checkUndoneUpdate } from './check-store-options.js';
 import { ChangeNotFoundError } from './change-not-found-error.js';
@@ -73,6 +75,7 @@ export class InMemorySessionStore implements SessionStore {
   readonly #runs = new Map<string, AgentRunRecord>();
   readonly #mailboxes = new Map<string, MemoryParent>();
   readonly #plans = new Map<string, SessionPlan>();
+  readonly #backgroundTasks = new Map<string, Map<string, BackgroundTaskRecord>>();
   readonly #now: StoreClock;
   #closed = false;
 
@@ -124,6 +127,7 @@ export class InMemorySessionStore implements SessionStore {
     for (const [id, run] of this.#runs) if (run.parentSessionId === sessionId || id === sessionId) this.#runs.delete(id);
     this.#mailboxes.delete(sessionId);
     this.#plans.delete(sessionId);
+    this.#backgroundTasks.delete(sessionId);
     return this.#sessions.delete(sessionId);
   }
 
@@ -310,6 +314,23 @@ export class InMemorySessionStore implements SessionStore {
     return prepared;
   }
 
+  async saveBackgroundTask(sessionId: string, task: NewBackgroundTaskRecord): Promise<BackgroundTaskRecord> {
+    this.#open('saveBackgroundTask');
+    this.#session(sessionId);
+    const prepared = BackgroundTaskRules.prepare(sessionId, task, storeTimestamp(this.#now));
+    const tasks = this.#backgroundTasks.get(sessionId) ?? new Map<string, BackgroundTaskRecord>();
+    this.#backgroundTasks.set(sessionId, tasks);
+    tasks.set(prepared.taskId, prepared);
+    for (const old of byStart([...tasks.values()]).slice(0, Math.max(0, tasks.size - MAX_STORED_BACKGROUND_TASKS))) tasks.delete(old.taskId);
+    return prepared;
+  }
+
+  async listBackgroundTasks(sessionId: string): Promise<BackgroundTaskRecord[]> {
+    this.#open('listBackgroundTasks');
+    this.#session(sessionId);
+    return byStart([...(this.#backgroundTasks.get(sessionId)?.values() ?? [])]);
+  }
+
   /** Applies `change` to the run; writes and returns the new record, or `undefined` when `change` refuses. */
   #replaceRun(agentId: string, change: (run: AgentRunRecord) => AgentRunRecord | undefined): AgentRunRecord | undefined {
     const run = this.#runs.get(checkRecordId(agentId, 'agent id'));
@@ -352,4 +373,9 @@ export class InMemorySessionStore implements SessionStore {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Oldest start first; the task id breaks ties, as the SQL stores order them. */
+function byStart(tasks: BackgroundTaskRecord[]): BackgroundTaskRecord[] {
+  return tasks.sort((a, b) => (a.startedAt === b.startedAt ? (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0) : a.startedAt < b.startedAt ? -1 : 1));
 }

@@ -49,6 +49,15 @@ export {
   type PlanStepStatus,
   type SessionPlan,
 } from './session-plan.js';
+export {
+  MAX_BACKGROUND_TASK_COMMAND,
+  MAX_BACKGROUND_TASK_TAIL,
+  MAX_STORED_BACKGROUND_TASKS,
+  STORED_BACKGROUND_TASK_STATES,
+  type BackgroundTaskRecord,
+  type NewBackgroundTaskRecord,
+  type StoredBackgroundTaskState,
+} from './background-task-record.js';
 export { InMemorySessionStore, type InMemorySessionStoreOptions } from './in-memory-session-store.js';
 
 // Errors (§ style: one base class, `isInstance` through a registered symbol).
@@ -76,5 +85,6 @@ export { decodeStoredMessage, decodeFileChange, rewriteArtifactUndone } from './
 export { MessageLogRules, type MessageLogLookup } from './message-log-rules.js';
 export { AgentRunRules, MAX_AGENT_TEXT, type PreparedAgentRun, type PreparedMailboxEntry } from './agent-run-rules.js';
 export { PlanRules } from './plan-rules.js';
+export { BackgroundTaskRules } from './background-task-rules.js';
 export { checkListSessionsOptions, checkLoadMessagesOptions, checkUndoneUpdate } from './check-store-options.js';
 export { checkRecordId, MAX_RECORD_ID_LENGTH } from './check-record-id.js';

@@ -10,6 +10,7 @@ import type {
 } from './agent-run.js';
 import type { FileChangeRecord, UndoneUpdate } from './file-change-record.js';
 import type { NewSessionPlan, SessionPlan } from './session-plan.js';
+import type { BackgroundTaskRecord, NewBackgroundTaskRecord } from './background-task-record.js';
 import type { LoadMessagesOptions, NewMessage } from './new-message.js';
 import type { ListSessionsOptions, NewSession, SessionChanges, SessionRecord } from './session-record.js';
 import type { StoredMessage } from './stored-message.js';
@@ -128,6 +129,16 @@ export interface SessionStore {
 
   /** Replaces the session's plan. `InvalidRecordError` when it breaks the plan rules (`PlanRules`). */
   setPlan(sessionId: string, plan: NewSessionPlan): Promise<SessionPlan>;
+
+  /**
+   * Issue 26: saves a background task of the session as its host knows it now (insert or replace
+   * by task id). A session keeps the `MAX_STORED_BACKGROUND_TASKS` most recently started; saving
+   * one more forgets the oldest. `SessionNotFoundError` when the session does not exist.
+   */
+  saveBackgroundTask(sessionId: string, task: NewBackgroundTaskRecord): Promise<BackgroundTaskRecord>;
+
+  /** The session's background task records, oldest start first. */
+  listBackgroundTasks(sessionId: string): Promise<BackgroundTaskRecord[]>;
 
   /** Releases the database. Later calls throw `StoreClosedError`. Calling it twice is harmless. */
   close(): Promise<void>;

@@ -101,4 +101,19 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
       );
     `,
   },
+  {
+    version: 4,
+    description: 'background task records (issue 26)',
+    sql: `
+      CREATE TABLE {schema}.background_tasks (
+        session_id text NOT NULL REFERENCES {schema}.sessions (id) ON DELETE CASCADE,
+        task_id text NOT NULL,
+        started_at text NOT NULL,
+        body text NOT NULL,
+        updated_at text NOT NULL,
+        PRIMARY KEY (session_id, task_id)
+      );
+      CREATE INDEX background_tasks_by_start ON {schema}.background_tasks (session_id, started_at COLLATE "C", task_id COLLATE "C");
+    `,
+  },
 ]);

@@ -84,7 +84,7 @@ describeWithPostgres('PostgresSessionStore', () => {
     expect(tool.result.artifacts[0]?.['hunks']).toEqual((turn[2] as NewToolMessage).result.artifacts[0]?.['hunks']);
     expect(await other.listFileChanges(session.id)).toEqual([expect.objectContaining({ changeId: 'turn-1-call-edit', path: 'src/greeting.ts', undone: true })]);
     expect(await other.getSession(session.id)).toMatchObject({ messageCount: 5, workspaceRoots: [ROOT] });
-    expect(await tables(schema)).toEqual(['agent_mailbox', 'agent_runs', 'file_changes', 'messages', 'schema_migrations', 'session_plans', 'sessions', 'tool_calls']);
+    expect(await tables(schema)).toEqual(['agent_mailbox', 'agent_runs', 'background_tasks', 'file_changes', 'messages', 'schema_migrations', 'session_plans', 'sessions', 'tool_calls']);
   });
 
   it('connects to an older schema version and migrates it, keeping its data', async () => {
@@ -98,8 +98,8 @@ describeWithPostgres('PostgresSessionStore', () => {
     expect(await recordedVersions(schema)).toEqual([1]);
 
     const store = await connect(schema);
-    expect(store.schemaVersion).toBe(3);
-    expect(await recordedVersions(schema)).toEqual([1, 2, 3]);
+    expect(store.schemaVersion).toBe(4);
+    expect(await recordedVersions(schema)).toEqual([1, 2, 3, 4]);
     expect(await store.loadMessages('old')).toStrictEqual(stored);
     const index = await admin.query('SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = $2', [schema, 'sessions_by_update']);
     expect(index.rows).toHaveLength(1);
@@ -115,12 +115,12 @@ describeWithPostgres('PostgresSessionStore', () => {
 
     const error = await caught(() => PostgresSessionStore.connect({ connectionString: TEST_DATABASE_URL, schema }));
     expect(IncompatibleSchemaError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ foundVersion: 99, supportedVersion: 3 });
+    expect(error).toMatchObject({ foundVersion: 99, supportedVersion: 4 });
     expect((error as Error).message).toMatch(
-      new RegExp(`schema ${schema} has version 99, written by a newer OpenWork; this version knows up to 3\\. It was left untouched`),
+      new RegExp(`schema ${schema} has version 99, written by a newer OpenWork; this version knows up to 4\\. It was left untouched`),
     );
     expect(JSON.stringify([await tables(schema), (await admin.query(`SELECT * FROM "${schema}".sessions`)).rows])).toBe(before);
-    expect(await recordedVersions(schema)).toEqual([1, 2, 3, 99]);
+    expect(await recordedVersions(schema)).toEqual([1, 2, 3, 4, 99]);
   });
 
   it("refuses a schema holding another program's tables of the same names", async () => {
@@ -135,8 +135,8 @@ describeWithPostgres('PostgresSessionStore', () => {
   it('migrates once when several hosts connect to a new schema at the same moment (advisory lock)', async () => {
     const schema = newSchema();
     const connected = await Promise.all(Array.from({ length: 6 }, () => connect(schema)));
-    expect(connected.map((store) => store.schemaVersion)).toEqual([3, 3, 3, 3, 3, 3]);
-    expect(await recordedVersions(schema)).toEqual([1, 2, 3]);
+    expect(connected.map((store) => store.schemaVersion)).toEqual([4, 4, 4, 4, 4, 4]);
+    expect(await recordedVersions(schema)).toEqual([1, 2, 3, 4]);
     await connected[0]?.createSession({ id: 'ok', workspaceRoots: [ROOT] });
     expect((await connected[5]?.getSession('ok'))?.id).toBe('ok');
   });

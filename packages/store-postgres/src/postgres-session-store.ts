@@ -32,6 +32,10 @@ import {
   AgentRunNotFoundError,
   AgentRunRules,
   PlanRules,
+  BackgroundTaskRules,
+  MAX_STORED_BACKGROUND_TASKS,
+  type BackgroundTaskRecord,
+  type NewBackgroundTaskRecord,
   type AgentRunCreated,
   type AgentRunFinish,
   type AgentRunLease,
@@ -138,6 +142,7 @@ export class PostgresSessionStore implements SessionStore {
     readonly agentRuns: string;
     readonly mailbox: string;
     readonly plans: string;
+    readonly backgroundTasks: string;
   };
   #closed = false;
 
@@ -156,6 +161,7 @@ export class PostgresSessionStore implements SessionStore {
       agentRuns: `${quoted}.agent_runs`,
       mailbox: `${quoted}.agent_mailbox`,
       plans: `${quoted}.session_plans`,
+      backgroundTasks: `${quoted}.background_tasks`,
     };
   }
 
@@ -488,6 +494,39 @@ export class PostgresSessionStore implements SessionStore {
       );
       return prepared;
     });
+  }
+
+  async saveBackgroundTask(sessionId: string, task: NewBackgroundTaskRecord): Promise<BackgroundTaskRecord> {
+    checkRecordId(sessionId, 'session id');
+    const prepared = BackgroundTaskRules.prepare(sessionId, task, storeTimestamp(this.#now));
+    return this.#write('saveBackgroundTask', async (client) => {
+      // The session's row lock orders saves of one session across hosts (and the pruning below).
+      await this.#lockSession(client, sessionId);
+      await client.query(
+        `INSERT INTO ${this.#table.backgroundTasks} (session_id, task_id, started_at, body, updated_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (session_id, task_id) DO UPDATE SET started_at = excluded.started_at, body = excluded.body, updated_at = excluded.updated_at`,
+        [sessionId, prepared.taskId, prepared.startedAt, BackgroundTaskRules.encode(prepared), prepared.updatedAt],
+      );
+      await client.query(
+        `DELETE FROM ${this.#table.backgroundTasks} WHERE session_id = $1 AND task_id NOT IN
+         (SELECT task_id FROM ${this.#table.backgroundTasks} WHERE session_id = $1 ORDER BY started_at COLLATE "C" DESC, task_id COLLATE "C" DESC LIMIT $2)`,
+        [sessionId, MAX_STORED_BACKGROUND_TASKS],
+      );
+      return prepared;
+    });
+  }
+
+  async listBackgroundTasks(sessionId: string): Promise<BackgroundTaskRecord[]> {
+    checkRecordId(sessionId, 'session id');
+    const rows = await this.#query<{ found: string; task_id: string | null; started_at: string | null; body: string | null; updated_at: string | null }>(
+      'listBackgroundTasks',
+      `SELECT s.id AS found, t.task_id, t.started_at, t.body, t.updated_at FROM ${this.#table.sessions} s
+       LEFT JOIN ${this.#table.backgroundTasks} t ON t.session_id = s.id WHERE s.id = $1
+       ORDER BY t.started_at COLLATE "C", t.task_id COLLATE "C"`,
+      [sessionId],
+    );
+    if (rows[0] === undefined) throw new SessionNotFoundError(sessionId);
+    return rows.filter((row) => row.task_id !== null).map((row) => BackgroundTaskRules.decode(sessionId, row.task_id ?? '', row.body ?? '', row.started_at ?? '', row.updated_at ?? ''));
   }
 
   async #lockRun(client: PoolClient, agentId: string): Promise<AgentRunRecord> {

@@ -16,6 +16,6 @@ describeWithPostgres('README', () => {
 
   it('the example runs against a real server (TEST_DATABASE_URL as OPENWORK_DATABASE_URL) and prints what it claims', async () => {
     const printed = await runReadmeExample(packageDirectory, { OPENWORK_DATABASE_URL: TEST_DATABASE_URL });
-    expect(printed).toEqual(['openwork 3', '["call-1 NOTES.md"]', '1 true']);
+    expect(printed).toEqual(['openwork 4', '["call-1 NOTES.md"]', '1 true']);
   });
 });

@@ -7,6 +7,6 @@ const packageDirectory = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 describe('README', () => {
   it('the example runs against the public entry point and prints what it claims', async () => {
-    expect(await runReadmeExample(packageDirectory)).toEqual(['true 3', 'user: What changed yesterday? | assistant: Nothing yet.']);
+    expect(await runReadmeExample(packageDirectory)).toEqual(['true 4', 'user: What changed yesterday? | assistant: Nothing yet.']);
   });
 });

@@ -97,6 +97,21 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = Object.freeze([
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    version: 4,
+    description: 'background task records (issue 26)',
+    sql: `
+      CREATE TABLE background_tasks (
+        session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        task_id TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        body TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (session_id, task_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX background_tasks_by_start ON background_tasks (session_id, started_at, task_id);
+    `,
+  },
 ]);
 
 /** `PRAGMA application_id` of an OpenWork session database ("OWSS"), so another program's SQLite file is never mistaken for one. */

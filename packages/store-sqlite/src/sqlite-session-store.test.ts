@@ -130,9 +130,9 @@ describe('SqliteSessionStore', () => {
 
       const error = await caught(() => SqliteSessionStore.open({ openworkHome: home }));
       expect(IncompatibleSchemaError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ code: 'incompatible_schema', foundVersion: 99, supportedVersion: 3 });
+      expect(error).toMatchObject({ code: 'incompatible_schema', foundVersion: 99, supportedVersion: 4 });
       expect((error as Error).message).toBe(
-        `session database ${path} has schema version 99, written by a newer OpenWork; this version knows up to 3. ` +
+        `session database ${path} has schema version 99, written by a newer OpenWork; this version knows up to 4. ` +
           'It was left untouched: upgrade @openwork/store-sqlite to open it',
       );
       expect(await sha256(path)).toBe(before);
@@ -164,7 +164,7 @@ describe('SqliteSessionStore', () => {
       expect(outcomes).toEqual(Array.from({ length: 4 }, () => ({ ok: true })));
       const raw = new Database(path, { readonly: true });
       expect(raw.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.at(-1)?.version);
-      expect(raw.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get()).toEqual({ n: 7 });
+      expect(raw.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get()).toEqual({ n: 8 });
       raw.close();
     });
   });

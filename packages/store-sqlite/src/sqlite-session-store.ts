@@ -35,6 +35,10 @@ import {
   AgentRunNotFoundError,
   AgentRunRules,
   PlanRules,
+  BackgroundTaskRules,
+  MAX_STORED_BACKGROUND_TASKS,
+  type BackgroundTaskRecord,
+  type NewBackgroundTaskRecord,
   type AgentRunCreated,
   type AgentRunFinish,
   type AgentRunLease,
@@ -397,6 +401,38 @@ export class SqliteSessionStore implements SessionStore {
       ).run(sessionId, PlanRules.encode(prepared), prepared.updatedAt);
       return prepared;
     });
+  }
+
+  async saveBackgroundTask(sessionId: string, task: NewBackgroundTaskRecord): Promise<BackgroundTaskRecord> {
+    return this.#write('saveBackgroundTask', () => {
+      this.#requireSession(sessionId);
+      const prepared = BackgroundTaskRules.prepare(sessionId, task, storeTimestamp(this.#now));
+      this.#statement(
+        `INSERT INTO background_tasks (session_id, task_id, started_at, body, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (session_id, task_id) DO UPDATE SET started_at = excluded.started_at, body = excluded.body, updated_at = excluded.updated_at`,
+      ).run(sessionId, prepared.taskId, prepared.startedAt, BackgroundTaskRules.encode(prepared), prepared.updatedAt);
+      // A session keeps the most recently started ones (issue 26: bounded like its live tasks).
+      this.#statement(
+        `DELETE FROM background_tasks WHERE session_id = ? AND task_id NOT IN
+         (SELECT task_id FROM background_tasks WHERE session_id = ? ORDER BY started_at DESC, task_id DESC LIMIT ?)`,
+      ).run(sessionId, sessionId, MAX_STORED_BACKGROUND_TASKS);
+      return prepared;
+    });
+  }
+
+  async listBackgroundTasks(sessionId: string): Promise<BackgroundTaskRecord[]> {
+    return this.#run('listBackgroundTasks', () =>
+      this.#database.transaction(() => {
+        this.#requireSession(sessionId);
+        const rows = this.#statement('SELECT task_id, started_at, body, updated_at FROM background_tasks WHERE session_id = ? ORDER BY started_at, task_id').all(sessionId) as Array<{
+          task_id: string;
+          started_at: string;
+          body: string;
+          updated_at: string;
+        }>;
+        return rows.map((row) => BackgroundTaskRules.decode(sessionId, row.task_id, row.body, row.started_at, row.updated_at));
+      })(),
+    );
   }
 
   #agentRun(agentId: string): AgentRunRecord | undefined {

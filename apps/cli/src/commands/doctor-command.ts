@@ -20,7 +20,8 @@ function socketRule(kind: string, allowed: readonly string[]): string {
 
 /**
  * `openwork doctor` (architecture §7): the platform, the sandbox backend with its self-check result
- * and reason (§3.4), the OpenWork home, the store, and whether PostgreSQL answers when configured.
+ * and reason (§3.4), whether background bash can get a terminal (`script`, issue 26), the OpenWork
+ * home, the store, and whether PostgreSQL answers when configured.
  * Exit 1 when the sandbox is unavailable or the store cannot be opened.
  */
 export const doctorCommand: CommandSpec = {
@@ -52,6 +53,10 @@ export const doctorCommand: CommandSpec = {
         report['sandbox'] = availability.available ? `${kind}: available (self-check passed)` : `${kind}: unavailable — ${availability.reason}`;
         report['sockets'] = socketRule(kind, allowedSockets(io.environment));
         report['escalation'] = opened.runtime.escalationAvailable ? 'offered (sandboxPermissions in the tool schemas)' : 'not offered';
+        // Issue 26: whether background tasks can get a pseudo-terminal (tty: true); not a failure when not.
+        const { findTerminalProgram } = await import('@openwork/builtins');
+        const terminal = await findTerminalProgram();
+        report['tty'] = terminal.available ? `${terminal.path} (${terminal.flavour}): bash tty: true works` : `unavailable — ${terminal.reason}; bash tty: true is refused, other background tasks work`;
         healthy = availability.available;
         if (location.kind === 'postgres') report['postgres'] = 'reachable';
         else report['store'] += ' (opened)';

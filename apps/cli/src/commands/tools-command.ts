@@ -12,7 +12,7 @@ export const toolsCommand: CommandSpec = {
   details: [
     'Prints each tool of the agent role with its risk hint and description; --json prints the',
     'definitions (id, description, inputSchema, riskHint) as the model receives them.',
-    '  --agent ROLE      default (read write edit grep glob list bash bash_output bash_kill conversation_history) | explorer',
+    '  --agent ROLE      default (read write edit grep glob list bash bash_output bash_input bash_kill conversation_history) | explorer',
     '  --json            the definitions as JSON',
   ],
   options: [AGENT_OPTION, JSON_OPTION, DATABASE_OPTION],

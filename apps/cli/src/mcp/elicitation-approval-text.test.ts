@@ -58,4 +58,13 @@ describe('MCP elicitation messages (architecture §3.9)', () => {
     expect(asked[0]).toContain(`  command: rm -rf ${sandbox.workspace} #\\u202e\\r\\x1b[2Kls`);
     expect(asked[0]).not.toMatch(/[\x1b\r\u202e]/);
   });
+
+  it('a bash description (issue 26) is shown above the command, escaped like every model text', async () => {
+    const asked: string[] = [];
+    const { client } = await connectMcpTestClient(sandbox, { elicitation: (message) => (asked.push(message), { action: 'decline' }) });
+    clients.push(client);
+    const result = await client.callTool({ name: 'bash', arguments: { command: `rm -rf ${sandbox.workspace}`, description: 'list files\r\x1b[2A\u202e' } });
+    expect(result.isError).toBe(true);
+    expect(asked[0]?.split('\n').slice(1, 3)).toEqual(['  description: list files\\r\\x1b[2A\\u202e', `  command: rm -rf ${sandbox.workspace}`]);
+  });
 });

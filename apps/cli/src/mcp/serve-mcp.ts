@@ -91,7 +91,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
       description: definition.description,
       inputSchema: definition.inputSchema as { type: 'object'; [key: string]: unknown },
       outputSchema: TOOL_OUTPUT_SCHEMA as unknown as { type: 'object'; [key: string]: unknown },
-      annotations: { title: toolTitle(definition.id), ...toolAnnotations(definition.riskHint) },
+      annotations: { title: toolTitle(definition.id), ...toolAnnotations(definition.riskHint, definition.id) },
     })),
   }));
 

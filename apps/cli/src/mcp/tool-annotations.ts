@@ -13,7 +13,9 @@ export interface McpToolAnnotations {
  * and closed-world; changing the workspace may overwrite what was there; running a process may do
  * anything a command can, network included, so it is destructive and open-world.
  */
-export function toolAnnotations(riskHint: ToolDefinitionRisk | (string & {})): McpToolAnnotations {
+export function toolAnnotations(riskHint: ToolDefinitionRisk | (string & {}), toolId?: string): McpToolAnnotations {
+  const own = toolId === undefined ? undefined : BACKGROUND_TOOL_ANNOTATIONS[toolId];
+  if (own !== undefined) return own;
   switch (riskHint) {
     case 'read_only':
       return { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -24,3 +26,14 @@ export function toolAnnotations(riskHint: ToolDefinitionRisk | (string & {})): M
   }
 }
 
+/**
+ * Issue 26's tools, whose risk hint says less than their effect: `bash_output` changes nothing but
+ * takes the output it returns (a second call returns what came after), so it is not idempotent;
+ * `bash_kill` ends processes of this session only and ending them twice is the same, so it is
+ * destructive, idempotent and closed-world; `bash_input` types into a program, which may do
+ * anything a command can (its risk hint's annotations, the default).
+ */
+const BACKGROUND_TOOL_ANNOTATIONS: Readonly<Record<string, McpToolAnnotations>> = {
+  bash_output: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  bash_kill: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+};

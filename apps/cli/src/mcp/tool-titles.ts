@@ -11,6 +11,7 @@ const TITLES: Readonly<Record<string, string>> = {
   glob: 'Find files by name',
   bash: 'Run shell command (sandboxed)',
   bash_output: 'Read a background command\'s output',
+  bash_input: 'Type into a background command',
   bash_kill: 'Stop a background command',
   conversation_history: 'Search this conversation',
   update_plan: 'Update the plan',

@@ -13,6 +13,14 @@ import { BASH_PATH } from './bash-limits.js';
  */
 export const LONGEST_INLINE_COMMAND_BYTES = 128 * 1024 - 1;
 
+/** How a run's bash is started besides the command (issue 26: background tasks). */
+export interface BashInvocationOptions {
+  /** `--norc`: a background task's stdin is a socket pair, which makes bash source ~/.bashrc (its rshd rule). */
+  readonly norc?: boolean;
+  /** A smaller inline limit, when the argv is quoted again into one string (a tty task's `script -c`). */
+  readonly maxInlineBytes?: number;
+}
+
 /** The argv of one bash run, and what to remove once it exited. */
 export interface BashInvocation {
   readonly argv: readonly string[];
@@ -25,13 +33,14 @@ export interface BashInvocation {
  * shell reading the same text — in this session's spill directory (hard-protected: the sandbox can
  * read it, never change it), or else in a private temp folder; it is removed after the run.
  */
-export async function bashInvocation(command: string, spill: SpillDirectory | undefined, callId: string): Promise<BashInvocation> {
+export async function bashInvocation(command: string, spill: SpillDirectory | undefined, callId: string, options: BashInvocationOptions = {}): Promise<BashInvocation> {
   const bytes = new TextEncoder().encode(command);
-  if (bytes.length <= LONGEST_INLINE_COMMAND_BYTES) return { argv: [BASH_PATH, '-c', command], dispose: async () => undefined };
+  const bash = options.norc === true ? [BASH_PATH, '--norc'] : [BASH_PATH];
+  if (bytes.length <= (options.maxInlineBytes ?? LONGEST_INLINE_COMMAND_BYTES)) return { argv: [...bash, '-c', command], dispose: async () => undefined };
   if (spill !== undefined) {
     const file = `${spill.directory}/${sanitizeSpillId(callId)}.command.sh`;
     await saveCommand(file, bytes);
-    return { argv: [BASH_PATH, file], dispose: () => removeSpillFile(file) };
+    return { argv: [...bash, file], dispose: () => removeSpillFile(file) };
   }
   const folder = await mkdtemp(join(tmpdir(), 'openwork-bash-'));
   try {
@@ -40,7 +49,7 @@ export async function bashInvocation(command: string, spill: SpillDirectory | un
     await rm(folder, { recursive: true, force: true });
     throw error;
   }
-  return { argv: [BASH_PATH, join(folder, 'command.sh')], dispose: () => rm(folder, { recursive: true, force: true }) };
+  return { argv: [...bash, join(folder, 'command.sh')], dispose: () => rm(folder, { recursive: true, force: true }) };
 }
 
 async function saveCommand(file: string, bytes: Uint8Array): Promise<void> {

@@ -22,6 +22,8 @@ export async function runBashCall(input: BashInput, session: ToolSessionContext,
 
   const cwd = input.workdir === undefined ? session.workingDirectory : await resolveWorkdir(session, input.workdir, policy);
   if (ToolExecutionError.isInstance(cwd)) return cwd;
+  // Issue 26: the description is what a person watching progress reads.
+  if (input.description !== undefined) call.reportProgress({ kind: 'message', message: input.description });
   if (input.runInBackground) {
     return runInBackground(session, {
       command: input.command,
@@ -30,7 +32,9 @@ export async function runBashCall(input: BashInput, session: ToolSessionContext,
       cwd,
       environment: bashEnvironment(session, policy),
       yieldMs: clampWait(input.yieldMs),
+      tty: input.tty,
       signal: call.signal,
+      reportProgress: (progress) => call.reportProgress(progress),
     });
   }
 

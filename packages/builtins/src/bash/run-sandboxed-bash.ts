@@ -1,7 +1,8 @@
-import type { ProcessOutcome, ProcessProgress, SpillTarget } from '@openwork/process-backend';
+import type { ProcessOutcome, ProcessProgress, ProcessStdin, SpillTarget } from '@openwork/process-backend';
 import { SandboxUnavailableError, type SandboxPolicy, type WrappedCommand } from '@openwork/sandbox';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
-import { bashInvocation } from './bash-invocation.js';
+import { TERMINAL_ARGV_OVERHEAD_BYTES, TTY_TERM, terminalArgv, type TerminalProgram } from './background/terminal-program.js';
+import { bashInvocation, LONGEST_INLINE_COMMAND_BYTES } from './bash-invocation.js';
 
 /** One run of `/bin/bash -c <command>` as the bash tool asks for it. */
 export interface SandboxedBashRequest {
@@ -19,6 +20,10 @@ export interface SandboxedBashRequest {
   /** Raw merged output as it is read (a background task's own bounded view). */
   readonly onOutput?: (chunk: Buffer) => void;
   readonly spill: SpillTarget | undefined;
+  /** Issue 26: a pipe to type into (background tasks); without it stdin is /dev/null. */
+  readonly stdin?: ProcessStdin;
+  /** Issue 26 `tty: true`: bash runs on a pseudo-terminal of this program, created inside the sandbox. */
+  readonly terminal?: Extract<TerminalProgram, { available: true }>;
 }
 
 /** What came of it: the process outcome, or the sandbox refusing to wrap (nothing was started). */
@@ -34,9 +39,15 @@ export type SandboxedBashRun =
  * that cannot wrap (unavailable) means nothing runs.
  */
 export async function runSandboxedBash(session: ToolSessionContext, request: SandboxedBashRequest): Promise<SandboxedBashRun> {
-  const invocation = await bashInvocation(request.command, session.spill, request.callId);
+  const invocation = await bashInvocation(request.command, session.spill, request.callId, {
+    // A pipe as stdin is a socket pair: without --norc bash would source ~/.bashrc (bash's rshd rule).
+    norc: request.stdin !== undefined && request.terminal === undefined,
+    // Quoted again into `script`'s one command string, which must fit one argv string too.
+    ...(request.terminal === undefined ? {} : { maxInlineBytes: Math.floor((LONGEST_INLINE_COMMAND_BYTES - TERMINAL_ARGV_OVERHEAD_BYTES) / 4) }),
+  });
+  const argv = request.terminal === undefined ? invocation.argv : terminalArgv(request.terminal, invocation.argv, request.environment['SHELL']);
   try {
-    return await runWrapped(session, request, invocation.argv);
+    return await runWrapped(session, request, argv);
   } finally {
     await invocation.dispose().catch(() => undefined);
   }
@@ -54,12 +65,14 @@ async function runWrapped(session: ToolSessionContext, request: SandboxedBashReq
   try {
     outcome = await session.processBackend.spawn(wrapped.argv, {
       cwd: request.cwd,
-      env: request.environment,
+      // util-linux script runs its command with $SHELL -c: /bin/sh, which puts the session's SHELL back.
+      env: request.terminal === undefined ? request.environment : { ...request.environment, SHELL: '/bin/sh', TERM: TTY_TERM },
       signal: request.signal,
       ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
       ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
       ...(request.onOutput === undefined ? {} : { onOutput: request.onOutput }),
       ...(request.spill === undefined ? {} : { spill: request.spill }),
+      ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
     });
   } catch (error) {
     await wrapped.release().catch(() => undefined);

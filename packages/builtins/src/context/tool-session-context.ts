@@ -14,6 +14,7 @@ import {
 } from '@openwork/sandbox';
 import { ToolExecutionError } from '@openwork/tools-contract';
 import { BackgroundTasks } from '../bash/background/background-tasks.js';
+import type { BuiltinAgent } from '../registry/builtin-agent.js';
 import { FileObservations } from '../observations/file-observations.js';
 import { SpillDirectory } from '../spill/spill-directory.js';
 import { BuiltinsError } from './builtins-error.js';
@@ -49,6 +50,8 @@ export interface ToolSessionContextOptions {
   readonly writeLocks?: WriteLocks;
   /** Issue 26: the session's background tasks; pass the session's when rebuilding a context, so its tasks stay reachable. */
   readonly backgroundTasks?: BackgroundTasks;
+  /** Issue 26: the agent role whose toolset uses this context; an explorer reaches only the background tasks it started. Default `default`. */
+  readonly agentRole?: BuiltinAgent;
 }
 
 /** What `ToolSessionContext.local` needs; everything else has a local default. */
@@ -82,6 +85,8 @@ export class ToolSessionContext {
   readonly writeLocks: WriteLocks;
   /** Issue 26: `close()` it when the session ends — it kills every task still running. */
   readonly backgroundTasks: BackgroundTasks;
+  /** Issue 26: whose calls these are (the tasks they start carry it; an explorer sees only its own). */
+  readonly agentRole: BuiltinAgent;
   #availability: Promise<SandboxAvailability> | undefined;
   #settledAvailability: SandboxAvailability | undefined;
   #protectionPolicy: SandboxPolicy | undefined;
@@ -102,6 +107,7 @@ export class ToolSessionContext {
     this.observations = options.observations ?? new FileObservations();
     this.writeLocks = options.writeLocks ?? new WriteLocks();
     this.backgroundTasks = options.backgroundTasks ?? new BackgroundTasks();
+    this.agentRole = options.agentRole ?? 'default';
   }
 
   /**
@@ -139,6 +145,7 @@ export class ToolSessionContext {
       ...(options.observations === undefined ? {} : { observations: options.observations }),
       ...(options.writeLocks === undefined ? {} : { writeLocks: options.writeLocks }),
       ...(options.backgroundTasks === undefined ? {} : { backgroundTasks: options.backgroundTasks }),
+      ...(options.agentRole === undefined ? {} : { agentRole: options.agentRole }),
     });
   }
 

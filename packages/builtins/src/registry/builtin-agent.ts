@@ -9,7 +9,8 @@ export type BuiltinAgent = 'default' | 'explorer';
  * `conversation_history` to the default agent's toolset itself.
  */
 export const BUILTIN_AGENT_TOOLS: Readonly<Record<BuiltinAgent, readonly ToolId[]>> = Object.freeze({
-  default: Object.freeze(['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash', 'bash_output', 'bash_kill']),
-  // Issue 26: the explorer reads its own tasks' output; it does not get bash_kill.
-  explorer: Object.freeze(['read', 'grep', 'glob', 'list', 'bash', 'bash_output']),
+  default: Object.freeze(['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash', 'bash_output', 'bash_input', 'bash_kill']),
+  // Issue 26: the explorer's background tools reach only the tasks its own calls started
+  // (`ToolSessionContext.agentRole`): it reads, types into and stops those, never another agent's.
+  explorer: Object.freeze(['read', 'grep', 'glob', 'list', 'bash', 'bash_output', 'bash_input', 'bash_kill']),
 });

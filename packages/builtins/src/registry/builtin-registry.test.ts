@@ -19,7 +19,7 @@ afterEach(async () => {
 
 const specOrder = ['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash'];
 /** Issue 26: the background tools come after the spec's seven, which keep their §3 order. */
-const registryOrder = [...specOrder, 'bash_output', 'bash_kill'];
+const registryOrder = [...specOrder, 'bash_output', 'bash_input', 'bash_kill'];
 
 describe('builtinRegistry (§3)', () => {
   it('builtin_registry_exposes_each_tool_once_in_selected_order', async () => {
@@ -27,7 +27,7 @@ describe('builtinRegistry (§3)', () => {
     expect(new Set(registered).size).toBe(registered.length);
     // The fixed order is the spec's, for every tool this package provides.
     expect(registered).toEqual(registryOrder.filter((id) => registered.includes(id)));
-    expect(registered).toEqual(expect.arrayContaining(['read', 'write', 'edit', 'list', 'bash', 'bash_output', 'bash_kill']));
+    expect(registered).toEqual(expect.arrayContaining(['read', 'write', 'edit', 'list', 'bash', 'bash_output', 'bash_input', 'bash_kill']));
     const fixture = await fixtureWith();
     // Definitions come out in the order of the selection, not of the registry.
     const reversed = builtinRegistry().finalize({ tools: ['list', 'edit', 'read'] }, fixture.session);
@@ -38,16 +38,15 @@ describe('builtinRegistry (§3)', () => {
   it('the_explorer_exposes_only_the_read_only_role_surface: the default and explorer selections follow §3', async () => {
     expect(BUILTIN_AGENT_TOOLS.default).toEqual(registryOrder);
     expect(BUILTIN_AGENT_TOOLS.default.slice(0, 7)).toEqual(specOrder);
-    // Issue 26: the explorer reads its own tasks' output but cannot kill them.
-    expect(BUILTIN_AGENT_TOOLS.explorer).toEqual(['read', 'grep', 'glob', 'list', 'bash', 'bash_output']);
+    // Issue 26: the explorer's background tools reach only the tasks it started (background-explorer.test.ts).
+    expect(BUILTIN_AGENT_TOOLS.explorer).toEqual(['read', 'grep', 'glob', 'list', 'bash', 'bash_output', 'bash_input', 'bash_kill']);
     const provided = builtinTools().map((tool) => tool.id);
     expect(builtinToolsetConfig('explorer').tools).toEqual(BUILTIN_AGENT_TOOLS.explorer.filter((id) => provided.includes(id)));
     const explorer = await fixtureWith({ agent: 'explorer' });
     expect(explorer.toolset.toolIds).not.toContain('write');
     // bash closes the spec's tools of both roles (§3); the background tools follow it.
-    expect(explorer.toolset.toolIds.at(-2)).toBe('bash');
-    expect(explorer.toolset.toolIds.at(-1)).toBe('bash_output');
-    expect(builtinToolsetConfig('default').tools.slice(-3)).toEqual(['bash', 'bash_output', 'bash_kill']);
+    expect(explorer.toolset.toolIds.slice(-4)).toEqual(['bash', 'bash_output', 'bash_input', 'bash_kill']);
+    expect(builtinToolsetConfig('default').tools.slice(-4)).toEqual(['bash', 'bash_output', 'bash_input', 'bash_kill']);
     expect(explorer.toolset.toolIds).not.toContain('edit');
     // A tool outside the toolset is neither shown nor run (acceptance 4).
     const write = await explorer.call('write', { path: 'x.txt', content: 'x' });

@@ -1,5 +1,6 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
 import type { Tool, ToolInputSchema } from '@openwork/tools-contract';
+import { bashInputTool } from '../bash/background/bash-input-tool.js';
 import { bashKillTool } from '../bash/background/bash-kill-tool.js';
 import { bashOutputTool } from '../bash/background/bash-output-tool.js';
 import { bashTool } from '../bash/bash-tool.js';
@@ -16,8 +17,8 @@ export type BuiltinTool = Tool<ToolInputSchema, ToolSessionContext, SandboxPolic
 
 /**
  * THE list of built-in tools, in the fixed order `builtinRegistry()` registers them (§3; the
- * spec's order read write edit grep glob list bash), then issue 26's bash_output and bash_kill.
+ * spec's order read write edit grep glob list bash), then issue 26's bash_output, bash_input and bash_kill.
  */
 export function builtinTools(): readonly BuiltinTool[] {
-  return [readTool, writeTool, editTool, grepTool, globTool, listTool, bashTool, bashOutputTool, bashKillTool] as unknown as readonly BuiltinTool[];
+  return [readTool, writeTool, editTool, grepTool, globTool, listTool, bashTool, bashOutputTool, bashInputTool, bashKillTool] as unknown as readonly BuiltinTool[];
 }

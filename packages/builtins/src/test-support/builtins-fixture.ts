@@ -12,6 +12,7 @@ import { ToolSessionContext } from '../context/tool-session-context.js';
 import { sessionSandboxPolicy, type SessionPolicyOptions } from '../context/session-sandbox-policy.js';
 import { finalizeBuiltinToolset } from '../registry/builtin-registry.js';
 import type { BuiltinAgent } from '../registry/builtin-agent.js';
+import type { BackgroundTasks } from '../bash/background/background-tasks.js';
 
 /** How a test wants its session. */
 export interface FixtureOptions {
@@ -29,6 +30,8 @@ export interface FixtureOptions {
   readonly sessionId?: string;
   /** Skill roots, relative to the temp root (created); hard-protected like the OpenWork home. */
   readonly skillRoots?: readonly string[];
+  /** Another fixture's tasks (issue 26: two roles over one session's tasks). */
+  readonly backgroundTasks?: BackgroundTasks;
 }
 
 /**
@@ -85,6 +88,8 @@ export async function createFixture(options: FixtureOptions = {}): Promise<Built
     processBackend: options.processBackend ?? new NodeProcessBackend(),
     ...(options.spill === false ? {} : { spill: new SpillDirectory({ openworkHome, sessionId: options.sessionId ?? 'session-1', homeDirectory: home }) }),
     ...(options.observations === undefined ? {} : { observations: options.observations }),
+    ...(options.backgroundTasks === undefined ? {} : { backgroundTasks: options.backgroundTasks }),
+    agentRole: options.agent ?? 'default',
   });
   const escalation = options.escalationAvailable ?? true;
   const toolset = await finalizeBuiltinToolset(session, {

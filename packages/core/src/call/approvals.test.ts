@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCoreFixture, type CoreFixture } from '../test-support/core-fixture.js';
 import { callTool, say, ScriptedModel } from '../test-support/scripted-model.js';
 import type { ApprovalCard, ApprovalContext } from './approval.js';
+import { renderApprovalCard } from './render-approval-card.js';
 
 const fixtures: CoreFixture[] = [];
 async function fixture(): Promise<CoreFixture> {
@@ -123,6 +124,27 @@ describe('approvals (architecture §3.3, §4)', () => {
     expect(approved.result.status).toBe('succeeded'); // a non-zero exit is a completed call (§10)
     expect(ToolResult.text(approved.result)).toContain('not a git repository');
     expect(await exists(join(machine.workspace, 'ran.txt'))).toBe(true);
+  });
+
+  it('dangerous text typed into a background shell asks first, like bash (issue 26): refused, nothing is typed', async () => {
+    const machine = await fixture();
+    const session = await machine.session();
+    const { approver, cards } = recordingApprover({ approved: false }, true);
+    const { result: started } = await session.callTool('bash', { command: 'exec bash --norc', runInBackground: true, yieldMs: 0, description: 'a shell' });
+    const taskId = String(started.artifacts.find((artifact) => artifact.kind === 'background_task')?.['taskId']);
+    const input = 'touch typed.txt && git reset --hard\n';
+    const refused = await session.callTool('bash_input', { taskId, input }, { approver });
+    expect(cards[0]).toMatchObject({ toolId: 'bash_input', reasons: ['danger'], command: input, description: `input for background task ${taskId} (a shell)` });
+    expect(renderApprovalCard(cards[0] as ApprovalCard).split('\n').slice(1, 3)).toEqual([`  description: input for background task ${taskId} (a shell)`, '  command: touch typed.txt && git reset --hard\\n']);
+    expect(refused.result.status).toBe('denied');
+    // The shell never got the refused line: asked afterwards, it has no typed.txt.
+    let seen = ToolResult.text((await session.callTool('bash_input', { taskId, input: 'ls typed.txt; echo checked-$((6*7))\n' })).result);
+    for (let attempt = 0; attempt < 20 && !seen.includes('checked-42'); attempt += 1) seen += ToolResult.text((await session.callTool('bash_output', { taskId, waitMs: 30_000 })).result);
+    expect(seen).toContain('No such file');
+    const approved = await session.callTool('bash_input', { taskId, input }, { approver });
+    expect(approved.result.status).toBe('succeeded');
+    for (let attempt = 0; attempt < 200 && !(await exists(join(machine.workspace, 'typed.txt'))); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await exists(join(machine.workspace, 'typed.txt'))).toBe(true);
   });
 
   it('without an approver, a call that needs one is denied', async () => {

@@ -68,6 +68,7 @@ function approvalCard(call: PreparedCall, escalation: EscalationFact | undefined
     toolId: call.toolId,
     reasons,
     ...(inspection.kind === 'runs' ? { command: inspection.command } : {}),
+    ...(typeof inspection['description'] === 'string' ? { description: inspection['description'] } : {}),
     ...(inspection.kind === 'writes' ? { target: inspection.target } : {}),
     paths: escalation?.paths ?? [],
     ...(escalation === undefined ? {} : { justification: escalation.justification }),

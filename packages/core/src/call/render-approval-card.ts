@@ -5,7 +5,7 @@ import type { ApprovalCard } from './approval.js';
  * The approval card as plain text (architecture §4): the tool, what the call does, the extra
  * paths with access and scope, the model's justification, and why a command is dangerous.
  *
- * Architecture §3.9: every model-written text on it (command, target, paths, justification, the
+ * Architecture §3.9: every model-written text on it (description, command, target, paths, justification, the
  * command words quoted in a danger reason) goes through `revealHiddenCharacters`, so each field is
  * one line and escape sequences, carriage returns or bidirectional overrides cannot rewrite the
  * card: a person approves what the card says, and the card says what runs. The terminal card of
@@ -14,6 +14,7 @@ import type { ApprovalCard } from './approval.js';
 export function renderApprovalCard(card: ApprovalCard): string {
   const shown = revealHiddenCharacters;
   const lines = [`The ${shown(card.toolId)} tool asks for approval (${card.reasons.join(' and ')}).`];
+  if (card.description !== undefined) lines.push(`  description: ${shown(card.description)}`);
   if (card.command !== undefined) lines.push(`  command: ${shown(card.command)}`);
   if (card.target !== undefined) lines.push(`  target: ${shown(card.target)}`);
   for (const grant of card.paths) lines.push(`  ${grant.access} access to ${shown(grant.path)} (${grant.scope})`);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ToolResult } from '@openwork/tools-contract';
+import { InMemorySessionStore } from '@openwork/session-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCoreFixture, type CoreFixture } from '../test-support/core-fixture.js';
 
@@ -53,5 +55,44 @@ describe('background bash tasks end with their owner (issue 26)', () => {
 
     await machine.runtime.close();
     expect(living(token)).toEqual([]);
+  });
+});
+
+describe('a task outlives nothing, its record does (issue 26)', () => {
+  it('runtime.close() stores how each task ended; a later runtime on the same store says so, not "unknown task"', async () => {
+    const store = new InMemorySessionStore();
+    const first = await createCoreFixture({ store });
+    fixtures.push(first);
+    const session = await first.session();
+    const { result: started } = await session.callTool('bash', { command: 'echo last words; touch printed; sleep 300', runInBackground: true, yieldMs: 0, description: 'long job' });
+    const taskId = String(started.artifacts.find((artifact) => artifact.kind === 'background_task')?.['taskId']);
+    // The output is unread when the runtime closes: the record keeps it.
+    expect(await until(() => existsSync(join(first.workspace, 'printed')))).toBe(true);
+    await first.runtime.close();
+    const [record] = await store.listBackgroundTasks(session.id);
+    expect(record).toMatchObject({ taskId, state: 'killed', problem: 'because its session closed', description: 'long job', agentRole: 'default' });
+    expect(record?.outputTail).toContain('last words');
+
+    const second = await createCoreFixture({ store, root: first.root });
+    fixtures.push(second);
+    const again = await second.runtime.openSession(session.id);
+    const { result } = await again.callTool('bash_output', { taskId });
+    expect(result.status).toBe('succeeded');
+    expect(ToolResult.text(result)).toContain('last words');
+    expect(ToolResult.text(result)).toContain(`[task ${taskId}: killed because its session closed]`);
+  });
+
+  it('after the session becomes an explorer, its calls no longer reach the tasks the default agent started', async () => {
+    const machine = await createCoreFixture();
+    fixtures.push(machine);
+    const session = await machine.session();
+    const { result: started } = await session.callTool('bash', { command: 'sleep 300', runInBackground: true, yieldMs: 0 });
+    const taskId = String(started.artifacts.find((artifact) => artifact.kind === 'background_task')?.['taskId']);
+    await session.update({ role: 'explorer' });
+    const { result: refused } = await session.callTool('bash_kill', { taskId });
+    expect(refused.error?.code).toBe('invalid_arguments');
+    await session.update({ role: 'default' });
+    const { result: killed } = await session.callTool('bash_kill', { taskId });
+    expect(ToolResult.text(killed)).toContain(`[task ${taskId}: killed by bash_kill]`);
   });
 });

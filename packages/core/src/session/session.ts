@@ -33,6 +33,7 @@ import type { TurnOutcome } from '../turn/turn-outcome.js';
 import { SessionUpdates } from '../updates/session-updates.js';
 import type { SessionUpdate, SessionUpdateListener } from '../updates/session-update.js';
 import { isAgentRole, type AgentRole } from './agent-role.js';
+import { backgroundTaskJournal } from './background-task-journal.js';
 import { buildSessionToolset } from './build-session-toolset.js';
 import { checkWorkspaceRoots } from './check-workspace-roots.js';
 import { recordableToolCall, type RecordableToolCall } from './recordable-tool-call.js';
@@ -70,7 +71,7 @@ export class Session {
   readonly #observations = new FileObservations();
   readonly #writeLocks = new WriteLocks();
   /** Issue 26: the session's background bash tasks, shared by every context it builds; killed when it closes. */
-  readonly #backgroundTasks = new BackgroundTasks();
+  readonly #backgroundTasks: BackgroundTasks;
   readonly #spill: SpillDirectory;
   readonly #updates = new SessionUpdates();
   #activity: SessionActivity | undefined;
@@ -91,6 +92,7 @@ export class Session {
     this.#record = record;
     this.#role = record.agentRole;
     this.#spill = new SpillDirectory({ openworkHome: services.home, sessionId: record.id, homeDirectory: services.homeDirectory });
+    this.#backgroundTasks = new BackgroundTasks({ journal: backgroundTaskJournal(services.store, record.id) });
     this.#agents = agents;
     this.#context = this.#buildContext(record.workspaceRoots);
     this.#toolset = this.#buildToolset();
@@ -338,7 +340,8 @@ export class Session {
     }
     const roots = changes.workspaceRoots === undefined ? undefined : checkWorkspaceRoots(changes.workspaceRoots);
     // Build first: a bad root fails before anything is stored.
-    const context = roots === undefined ? this.#context : this.#buildContext(roots);
+    // A new role gets a new context too: the tasks its calls reach depend on it (issue 26).
+    const context = roots === undefined && (changes.role === undefined || changes.role === this.#role) ? this.#context : this.#buildContext(roots ?? this.#context.workspaceRoots, changes.role ?? this.#role);
     const record = await this.#services.store.updateSession(this.id, {
       ...(changes.mode === undefined ? {} : { mode: changes.mode }),
       ...(changes.role === undefined ? {} : { agentRole: changes.role }),
@@ -480,7 +483,7 @@ export class Session {
     return this.#takenCallIds;
   }
 
-  #buildContext(workspaceRoots: readonly string[]): ToolSessionContext {
+  #buildContext(workspaceRoots: readonly string[], role: AgentRole = this.#role): ToolSessionContext {
     const services = this.#services;
     const [workingDirectory] = workspaceRoots;
     if (workingDirectory === undefined) throw new CoreError('invalid_argument', `Session ${JSON.stringify(this.#record.id)} has no workspace root.`);
@@ -498,6 +501,7 @@ export class Session {
       observations: this.#observations,
       writeLocks: this.#writeLocks,
       backgroundTasks: this.#backgroundTasks,
+      agentRole: role,
     });
   }
 

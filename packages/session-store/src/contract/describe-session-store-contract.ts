@@ -15,6 +15,7 @@ import type { StoredMessage } from '../stored-message.js';
 import { UndoneConflictError } from '../undone-conflict-error.js';
 import { completeToolTurn } from './complete-tool-turn.js';
 import { describeAgentRunContract } from './describe-agent-runs-contract.js';
+import { describeBackgroundTaskContract } from './describe-background-tasks-contract.js';
 import type { SessionStoreContractHarness } from './session-store-contract-harness.js';
 
 /** Options of `describeSessionStoreContract`. */
@@ -571,6 +572,7 @@ export function describeSessionStoreContract(
     });
 
     describeAgentRunContract({ create, peer, reopen });
+    describeBackgroundTaskContract({ create, peer, reopen });
   });
 }
 

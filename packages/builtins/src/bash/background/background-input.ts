@@ -18,6 +18,10 @@ export const backgroundInputShape = {
     .max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters: a few words for the person, not the command`)
     .optional()
     .describe('A few words for the person on what the command does (shown in approvals, progress and the task list)'),
+  tty: z
+    .boolean()
+    .default(false)
+    .describe('With runInBackground: run on a pseudo-terminal (for prompts, REPLs, isatty checks, colour); its output is cleaned of terminal control sequences. Type into it with bash_input'),
   workdir: z
     .string()
     .min(1, 'must not be empty; leave it out to run in the workspace root')

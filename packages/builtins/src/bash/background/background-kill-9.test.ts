@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,22 @@ afterEach(async () => {
   root = undefined;
 });
 
+/** pid, parent, state and command line of each process (what a failure must show to be understood). */
+function describeProcesses(pids: readonly number[]): string {
+  return pids
+    .map((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 160);
+        return `${pid} (parent ${fields[1]}, state ${fields[0]}): ${command}`;
+      } catch {
+        return `${pid} (gone)`;
+      }
+    })
+    .join('; ');
+}
+
 /** Every entry under `folder`, as relative paths (what a placeholder would add). */
 function tree(folder: string, prefix = ''): string[] {
   const found: string[] = [];
@@ -48,7 +64,7 @@ function settledTree(folder: string): string[] | undefined {
 }
 
 describe('no background task outlives its owner (issue 26, architecture §3.7 "crashes")', () => {
-  it('kill -9 of a host running two background tasks leaves no process (checked in /proc) and no placeholder', async () => {
+  it('kill -9 of a host running two background tasks leaves no process (checked in /proc) and no placeholder', { timeout: 120_000 }, async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'ow-bg-kill9-')));
     const workspace = join(root, 'workspace');
     const home = join(root, 'home');
@@ -72,14 +88,15 @@ describe('no background task outlives its owner (issue 26, architecture §3.7 "c
 
     // Both tasks run in the sandbox (bwrap and bash carry the command line), and hold their claims:
     // the placeholders of the protected names are on the host while they run.
-    expect(await eventually(() => livingProcessesWith(token).length >= 4, 200)).toBe(true);
+    expect(await eventually(() => livingProcessesWith(token).length >= 4, 600)).toBe(true);
     expect(await lstat(join(workspace, '.git/hooks')).then(() => true, () => false)).toBe(true);
 
     host.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
     // bwrap --die-with-parent ends each sandbox with its host; the reaper then removes the placeholders.
-    expect(await eventually(() => livingProcessesWith(token).length === 0, 200)).toBe(true);
-    expect(await eventually(() => settledTree(workspace)?.join('\n') === before.join('\n'), 200)).toBe(true);
+    const ended = await eventually(() => livingProcessesWith(token).length === 0, 600);
+    expect(ended, `still running 30 s after the kill: ${describeProcesses(livingProcessesWith(token))}`).toBe(true);
+    expect(await eventually(() => settledTree(workspace)?.join('\n') === before.join('\n'), 600)).toBe(true);
     expect(tree(workspace)).toEqual(before);
   });
 });

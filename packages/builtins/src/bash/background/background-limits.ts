@@ -15,3 +15,12 @@ export const MAX_DESCRIPTION_LENGTH = 200;
  * are forgotten first, so a model starting short tasks forever cannot grow the session without end.
  */
 export const MAX_ENDED_TASKS_KEPT = 64;
+
+/** Issue 26: the most text one `bash_input` call types (UTF-8 bytes). */
+export const MAX_INPUT_BYTES = 64 * 1024;
+
+/** How long `bash_input` waits for the task's answer at most: its first output, then a pause. */
+export const ANSWER_WAIT_MS = 3_000;
+
+/** The pause in a task's output after which `bash_input` takes its answer as complete. */
+export const ANSWER_QUIET_MS = 200;

@@ -1,4 +1,6 @@
-import { BoundedCapture, type ProcessOutcome } from '@openwork/process-backend';
+import { BoundedCapture, ProcessStdin, type ProcessOutcome } from '@openwork/process-backend';
+import type { BuiltinAgent } from '../../registry/builtin-agent.js';
+import { cleanTerminalOutput, unfinishedTerminalSequenceLength } from '../../text/clean-terminal-output.js';
 import type { SpillLocation } from '../../spill/spill-location.js';
 import type { BackgroundTaskArtifact, BackgroundTaskState } from './background-task-state.js';
 
@@ -17,7 +19,18 @@ export interface BackgroundTaskStart {
   readonly description?: string;
   /** The task's whole output, up to 64 MiB, once it passes 16 KiB (§8.2). */
   readonly spill?: SpillLocation;
+  /** Issue 26 `tty: true`: it runs on a pseudo-terminal; reads are cleaned of terminal control sequences. */
+  readonly tty?: boolean;
+  /** Where it runs (absolute): `bash_input`'s command analysis resolves paths against it. */
+  readonly cwd?: string;
+  /** The agent role whose call started it: an explorer reaches only its own tasks (issue 26). Default `default`. */
+  readonly agentRole?: BuiltinAgent;
+  /** Called once when it ends (its state is final), e.g. to store how it ended. */
+  readonly onEnd?: (task: BackgroundTask) => void;
 }
+
+/** The end of the output kept for the record of how a task ended (§9 tail size). */
+const RECENT_OUTPUT_BYTES = 16 * 1024;
 
 /**
  * One background bash (issue 26): its state and the output nobody has read yet. Memory holds at
@@ -30,7 +43,17 @@ export class BackgroundTask {
   readonly description: string | undefined;
   readonly startedAt = new Date();
   readonly spill: SpillLocation | undefined;
+  readonly tty: boolean;
+  readonly cwd: string | undefined;
+  readonly agentRole: BuiltinAgent;
+  /** Its stdin: a pipe (or, with `tty`, the terminal's input) that `bash_input` writes to. */
+  readonly stdin = new ProcessStdin();
+  readonly #onEnd: ((task: BackgroundTask) => void) | undefined;
   readonly #controller = new AbortController();
+  /** A tty's escape sequence (or `\r`) cut at the end of a chunk waits for the rest, so no read shows half of one. */
+  #held: Buffer = Buffer.alloc(0);
+  #recent: Buffer = Buffer.alloc(0);
+  #endedAt: Date | undefined;
   #state: BackgroundTaskState = 'running';
   #exitCode: number | null = null;
   #problem: string | undefined;
@@ -45,6 +68,15 @@ export class BackgroundTask {
     this.command = start.command;
     this.description = start.description;
     this.spill = start.spill;
+    this.tty = start.tty ?? false;
+    this.cwd = start.cwd;
+    this.agentRole = start.agentRole ?? 'default';
+    this.#onEnd = start.onEnd;
+  }
+
+  /** When it ended, once it did. */
+  get endedAt(): Date | undefined {
+    return this.#endedAt;
   }
 
   get state(): BackgroundTaskState {
@@ -81,8 +113,24 @@ export class BackgroundTask {
   /** A chunk of merged output (the process backend's `onOutput`). */
   receive(chunk: Buffer): void {
     this.#totalBytes += chunk.length;
-    this.#unread.push(chunk);
+    let part = chunk;
+    if (this.tty) {
+      part = this.#held.length === 0 ? chunk : Buffer.concat([this.#held, chunk]);
+      const hold = heldBackBytes(part);
+      this.#held = Buffer.from(part.subarray(part.length - hold));
+      part = part.subarray(0, part.length - hold);
+    }
+    if (part.length === 0) return;
+    this.#remember(part);
+    this.#unread.push(part);
     this.#notify();
+  }
+
+  /** The end of what it printed that nobody read (cleaned for a tty), at most 16 KiB: what a record of its end keeps. */
+  unreadTail(): string {
+    const bytes = Math.min(this.unreadBytes, this.#recent.length);
+    const text = this.#recent.subarray(this.#recent.length - bytes).toString('utf8');
+    return this.tty ? cleanTerminalOutput(text) : text;
   }
 
   /** The process is gone: its state from the outcome (`killed` when we killed it). */
@@ -146,12 +194,28 @@ export class BackgroundTask {
     if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
 
-  /** Takes the unread part: the next read starts after it. */
+  /**
+   * Waits until it has printed something and then been quiet for `quietMs` (what a program prints
+   * in answer to input), at most `maxMs` in all; returns early when it ends or `signal` aborts.
+   */
+  async waitForAnswer(maxMs: number, quietMs: number, signal?: AbortSignal): Promise<void> {
+    const deadline = Date.now() + maxMs;
+    let seen = this.#totalBytes;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0 || this.#state !== 'running' || signal?.aborted === true) return;
+      const changed = await this.#nextChange(seen === this.#totalBytes && this.unreadBytes === 0 ? left : Math.min(quietMs, left), signal);
+      if (!changed && this.unreadBytes > 0) return;
+      seen = this.#totalBytes;
+    }
+  }
+
+  /** Takes the unread part: the next read starts after it. A tty's part is cleaned of control sequences. */
   async read(): Promise<TaskRead> {
     const part = this.#unread;
     this.#unread = new BoundedCapture();
     const captured = await part.finish();
-    return { text: captured.text, newBytes: captured.totalBytes, omittedBytes: captured.omittedBytes };
+    return { text: this.tty ? cleanTerminalOutput(captured.text) : captured.text, newBytes: captured.totalBytes, omittedBytes: captured.omittedBytes };
   }
 
   artifact(): BackgroundTaskArtifact {
@@ -168,12 +232,60 @@ export class BackgroundTask {
 
   #end(state: BackgroundTaskState, problem: string | undefined): void {
     if (this.#state !== 'running') return;
+    if (this.#held.length > 0) {
+      this.#remember(this.#held);
+      this.#unread.push(this.#held);
+      this.#held = Buffer.alloc(0);
+    }
     this.#state = state;
     this.#problem = problem;
+    this.#endedAt = new Date();
     this.#notify();
+    try {
+      this.#onEnd?.(this);
+    } catch {
+      // Recording the end must not change it.
+    }
+  }
+
+  #remember(part: Buffer): void {
+    const joined = this.#recent.length === 0 ? part : Buffer.concat([this.#recent, part]);
+    this.#recent = Buffer.from(joined.subarray(Math.max(0, joined.length - RECENT_OUTPUT_BYTES)));
+  }
+
+  /** `true` on new output or the end within `ms`, `false` when the time passed (or `signal` aborted). */
+  #nextChange(ms: number, signal?: AbortSignal): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const done = (changed: boolean): void => {
+        clearTimeout(timer);
+        this.#listeners.delete(onChange);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(changed);
+      };
+      const onChange = (): void => done(true);
+      const onAbort = (): void => done(false);
+      const timer = setTimeout(() => done(false), ms);
+      this.#listeners.add(onChange);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   #notify(): void {
     for (const listener of [...this.#listeners]) listener();
   }
+}
+
+/**
+ * Bytes at the end of `chunk` to hold back for the next one: an unfinished escape sequence or a
+ * final `\r` (it may be half of `\r\n`). Scanned as bytes: ESC is ASCII, and a C1 CSI (0x9b) byte
+ * in UTF-8 output is a continuation byte, so only ESC starts a sequence here.
+ */
+function heldBackBytes(chunk: Buffer): number {
+  const start = chunk.lastIndexOf(0x1b);
+  if (start !== -1 && chunk.length - start <= 256) {
+    const tail = chunk.subarray(start).toString('latin1').replaceAll('\x9b', ' ');
+    const held = unfinishedTerminalSequenceLength(tail);
+    if (held > 0) return held;
+  }
+  return chunk.at(-1) === 0x0d ? 1 : 0;
 }

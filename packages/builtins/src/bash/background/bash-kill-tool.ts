@@ -2,8 +2,9 @@ import type { SandboxPolicy } from '@openwork/sandbox';
 import { defineTool } from '@openwork/tools-contract';
 import * as z from 'zod';
 import type { ToolSessionContext } from '../../context/tool-session-context.js';
+import { findTask } from './find-task.js';
+import { recordedTaskOutput } from './recorded-task-output.js';
 import { renderTaskRead } from './render-task.js';
-import { unknownTask } from './unknown-task.js';
 import { taskIdSchema } from './wait-input.js';
 
 const inputSchema = z.strictObject({ taskId: taskIdSchema });
@@ -12,7 +13,7 @@ const inputSchema = z.strictObject({ taskId: taskIdSchema });
  * Issue 26 `bash_kill`: ends a background task's whole process group through the same terminate
  * path as a timeout (§5: SIGKILL to the group, bounded wait), waits until its sandbox claim is
  * released, and returns its last unread output with the state `killed`. A task that already ended
- * is reported as it ended.
+ * (here or in an earlier process) is reported as it ended. An explorer reaches only its own tasks.
  */
 export const bashKillTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
   id: 'bash_kill',
@@ -20,10 +21,10 @@ export const bashKillTool = defineTool<typeof inputSchema, ToolSessionContext, S
   risk: 'process_execution',
   inputSchema,
   async execute(input, session) {
-    const tasks = session.backgroundTasks;
-    const task = tasks.get(input.taskId);
-    if (task === undefined) return unknownTask(input.taskId, tasks.list());
-    await task.kill('by bash_kill');
-    return renderTaskRead(task, await task.read());
+    const found = await findTask(session, input.taskId);
+    if (found.kind === 'unknown') return found.error;
+    if (found.kind === 'recorded') return recordedTaskOutput(session, found.entry);
+    await found.task.kill('by bash_kill');
+    return renderTaskRead(found.task, await found.task.read());
   },
 });

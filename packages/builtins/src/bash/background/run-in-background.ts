@@ -1,9 +1,11 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
-import { ToolExecutionError, type ToolOutput } from '@openwork/tools-contract';
+import { ToolExecutionError, type ToolOutput, type ToolProgress } from '@openwork/tools-contract';
 import type { ToolSessionContext } from '../../context/tool-session-context.js';
 import { describe, renderTaskRead } from './render-task.js';
 import { MAX_RUNNING_TASKS } from './background-limits.js';
+import { taskSpillName } from './recorded-task-output.js';
 import { startBackgroundBash } from './start-background-bash.js';
+import { findTerminalProgram } from './terminal-program.js';
 
 /** What `bash { runInBackground: true }` starts. */
 export interface BackgroundStart {
@@ -14,8 +16,12 @@ export interface BackgroundStart {
   readonly environment: Readonly<Record<string, string>>;
   /** Already clamped to 0–30,000. */
   readonly yieldMs: number;
+  /** Issue 26 `tty: true`: a pseudo-terminal, made inside the sandbox by `script`. */
+  readonly tty: boolean;
   /** The call's cancel: it ends the wait for the first output, never the task. */
   readonly signal: AbortSignal;
+  /** The call's progress (§8.3): the first yield is reported there too (MCP progress). */
+  readonly reportProgress: (progress: ToolProgress) => void;
 }
 
 /**
@@ -25,10 +31,22 @@ export interface BackgroundStart {
  * call by design, and only bash_kill or the session's end stops it.
  */
 export async function runInBackground(session: ToolSessionContext, start: BackgroundStart): Promise<ToolOutput> {
+  const terminal = start.tty ? await findTerminalProgram() : undefined;
+  if (terminal?.available === false) {
+    return new ToolExecutionError('execution_failed', `Nothing was started: tty: true needs a pseudo-terminal program, and ${terminal.reason}. Run the command without tty (bash_input still writes to its stdin), or ask the user to install it.`);
+  }
   const tasks = session.backgroundTasks;
   const id = tasks.newId();
-  const spill = session.spill?.location(`background-${id}`);
-  const task = tasks.admit({ id, command: start.command, ...(start.description === undefined ? {} : { description: start.description }), ...(spill === undefined ? {} : { spill }) });
+  const spill = session.spill?.location(taskSpillName(id));
+  const task = tasks.admit({
+    id,
+    command: start.command,
+    ...(start.description === undefined ? {} : { description: start.description }),
+    ...(spill === undefined ? {} : { spill }),
+    tty: start.tty,
+    cwd: start.cwd,
+    agentRole: session.agentRole,
+  });
   if ('kind' in task) {
     if (task.kind === 'closed') return new ToolExecutionError('execution_failed', 'This session is closing; no background task can start now. Nothing was run.');
     const names = task.running.map((running) => `${running.id} (${describe(running)})`).join(', ');
@@ -37,7 +55,19 @@ export async function runInBackground(session: ToolSessionContext, start: Backgr
       `Nothing was started: this session already runs ${MAX_RUNNING_TASKS} background tasks, the most it may: ${names}. Stop one with bash_kill {"taskId": …} (or wait until one ends: bash_output shows its state), then start this one again.`,
     );
   }
-  startBackgroundBash(session, task, { command: start.command, callId: `background-${id}`, policy: start.policy, cwd: start.cwd, environment: start.environment });
+  startBackgroundBash(session, task, {
+    command: start.command,
+    callId: taskSpillName(id),
+    policy: start.policy,
+    cwd: start.cwd,
+    environment: start.environment,
+    ...(terminal?.available === true ? { terminal } : {}),
+  });
+  start.reportProgress({ kind: 'message', message: `started task ${id}: ${describe(task)}` });
   await task.waitForEnd(start.yieldMs, start.signal);
-  return renderTaskRead(task, await task.read());
+  await tasks.startRecorded(id);
+  const read = await task.read();
+  // Issue 26: hosts (MCP progress) hear of the first yield as it happens, before the result.
+  start.reportProgress({ kind: 'message', message: `task ${id} ${task.state === 'running' ? 'is running' : `ended (${task.state})`} after the first yield; ${read.newBytes} bytes of output so far` });
+  return renderTaskRead(task, read);
 }

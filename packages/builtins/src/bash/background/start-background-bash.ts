@@ -4,7 +4,7 @@ import { runSandboxedBash, type SandboxedBashRequest } from '../run-sandboxed-ba
 import type { BackgroundTask } from './background-task.js';
 
 /** A background run: the request of a foreground one without timeout, signal, progress and spill. */
-export type BackgroundBashRequest = Omit<SandboxedBashRequest, 'timeoutMs' | 'signal' | 'onProgress' | 'onOutput' | 'spill'>;
+export type BackgroundBashRequest = Omit<SandboxedBashRequest, 'timeoutMs' | 'signal' | 'onProgress' | 'onOutput' | 'spill' | 'stdin'>;
 
 /**
  * Starts `task` through THE one runner of bash (`runSandboxedBash`, acceptance 10d: wrapped with
@@ -20,6 +20,8 @@ export function startBackgroundBash(session: ToolSessionContext, task: Backgroun
     signal: task.signal,
     onOutput: (chunk) => task.receive(chunk),
     spill: task.spill,
+    // Issue 26 bash_input: the task's stdin is a pipe (the terminal's input with tty), not /dev/null.
+    stdin: task.stdin,
   }).then(
     (result) => {
       if (result.kind === 'unavailable') task.fail(`the kernel sandbox is unavailable (${result.reason}); nothing ran`);

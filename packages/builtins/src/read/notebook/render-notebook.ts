@@ -1,4 +1,5 @@
 import type { ResultImageType, ToolResultImage } from '@openwork/tools-contract';
+import { cleanTerminalOutput } from '../../text/clean-terminal-output.js';
 import { checkImage } from '../image/check-image.js';
 import { formatSize } from '../format-size.js';
 import { IMAGE_TYPE_NAMES } from '../image/image-facts.js';
@@ -24,9 +25,6 @@ export interface RenderedNotebook {
 /** Image output types in the order read prefers them; SVG is text and is not sent as an image. */
 const IMAGE_OUTPUT_TYPES: readonly ResultImageType[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
-// ANSI escapes (colours in IPython tracebacks) and C0 controls other than tab.
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /**
  * Renders cells in order as `[cell N · code|markdown|raw]` blocks: the source, then for code
@@ -102,9 +100,7 @@ async function imageOutput(declared: ResultImageType, base64: string, signal: Ab
   return { image: { type: 'image', mimeType: type, data: bytes.toString('base64') }, width, height, bytes: bytes.length };
 }
 
-/** A line as a terminal would leave it: colours removed, a `\r` progress line at its last state. */
+/** A line as a terminal would leave it: colours removed (IPython tracebacks), a `\r` progress line at its last state. */
 function clean(line: string): string {
-  const withoutAnsi = line.replace(ANSI, '').replace(/\r+$/, '');
-  const lastReturn = withoutAnsi.lastIndexOf('\r');
-  return (lastReturn === -1 ? withoutAnsi : withoutAnsi.slice(lastReturn + 1)).replace(CONTROL, '');
+  return cleanTerminalOutput(line.replace(/\r+$/, ''));
 }
