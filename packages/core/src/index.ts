@@ -77,6 +77,7 @@ export { CONVERSATION_HISTORY_TOOL_ID } from './history/conversation-history-too
 // File changes (§8.4)
 export type { FileChangesOutcome, FileChangesRecordFailed, FileChangesSessionActive } from './file-changes/file-changes-outcome.js';
 export { renderFileChange } from './file-changes/render-file-change.js';
+export type { RenderFileChangeOptions } from './file-changes/render-file-change.js';
 
 // Spill retention (§8.2)
 export { SPILL_RETENTION_MS } from './spill/spill-retention.js';

@@ -37,7 +37,9 @@ export const changesCommand: CommandSpec = {
           return 1;
         }
         const { renderFileChange } = await import('@openwork/core');
-        io.stdout.write(`${colorDiff(renderFileChange(change.artifact).replace(/\n$/, ''), colorsFor(io.stdout as { isTTY?: boolean }, io.environment))}\n`);
+        // §3.9: the path and lines come from the model; shown with hidden characters revealed.
+        const diff = renderFileChange(change.artifact, { revealHiddenCharacters: true });
+        io.stdout.write(`${colorDiff(diff.replace(/\n$/, ''), colorsFor(io.stdout as { isTTY?: boolean }, io.environment))}\n`);
         return 0;
       }
       if (parsed.flags.has('json')) {
@@ -49,6 +51,7 @@ export const changesCommand: CommandSpec = {
         return 0;
       }
       const made = await whenAndHow(opened.runtime.store, changes);
+      const { revealHiddenCharacters } = await import('@openwork/tools-contract'); // loaded on use (issue 29)
       const rows = changes.map((change) => {
         const { displayPath, additions, deletions } = change.artifact.change as { displayPath?: unknown; additions?: unknown; deletions?: unknown };
         const { time, tool } = made.get(change.messageId) ?? { time: '', tool: '' };
@@ -57,7 +60,7 @@ export const changesCommand: CommandSpec = {
           time,
           tool,
           shortId(change.sessionId),
-          String(displayPath ?? change.path),
+          revealHiddenCharacters(String(displayPath ?? change.path)), // §3.9: a path from the model
           `+${String(additions)}`,
           `-${String(deletions)}`,
           change.undone ? 'undone' : 'applied',

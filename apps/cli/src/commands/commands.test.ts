@@ -61,6 +61,29 @@ describe('openwork session, changes, undo', () => {
     expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('changed by the user\n');
   });
 
+  it('changes, changes --diff and undo show model-written paths and lines with hidden characters revealed (§3.9)', async () => {
+    // A name and content that would redraw the terminal (erase the line, move up) and reorder what is read (U+202E).
+    const name = 'evil\u202eptxt.sh\x1b[2K\x1b[1A.md';
+    const lines = [JSON.stringify({ tool: 'write', input: { path: name, content: 'ok\x1b[1A\x1b[2K\tindented\r\n' } })].join('\n');
+    const session = await run(['session'], `${lines}\n`);
+    const result = JSON.parse(session.stdout.trim()) as { status: string; artifacts: { change: { changeId: string } }[] };
+    expect(result.status).toBe('succeeded');
+    const changeId = result.artifacts[0]?.change.changeId ?? '';
+    const shownName = 'evil\\u202eptxt.sh\\x1b[2K\\x1b[1A.md';
+    const table = await run(['changes']);
+    expect(table.stdout).toContain(shownName);
+    expect(table.stdout).not.toMatch(/[\x1b\u202e]/);
+    const diff = await run(['changes', '--diff', changeId]);
+    expect(diff.stdout).toContain(`+++ b/${shownName}`);
+    expect(diff.stdout).toContain('+ok\\x1b[1A\\x1b[2K\tindented\\r\n'); // the tab is kept as a tab
+    expect(diff.stdout).not.toMatch(/[\x1b\u202e\r]/);
+    // undo's conflict text names the path too.
+    await writeFile(join(sandbox.workspace, name), 'changed by the user\n');
+    const undo = await run(['undo', changeId]);
+    expect(undo.status).toBe(1);
+    expect(undo.stderr).not.toMatch(/[\x1b\u202e]/);
+  });
+
   it('undo of an unknown change id changes nothing and exits 1', async () => {
     const undo = await run(['undo', 'call_nope']);
     expect(undo.status).toBe(1);

@@ -9,13 +9,30 @@ import { allowedSockets } from '../runtime/allowed-sockets.js';
 import { openworkHome } from '../runtime/openwork-home.js';
 import { storeLocation } from '../runtime/store-location.js';
 
+/**
+ * Architecture §3.7, bubblewrap: abstract sockets (and signals) are out of reach where the
+ * Landlock scope applies; where it cannot, say so and why, since they are then reachable.
+ */
+async function abstractSocketRule(home: string): Promise<{ readonly text: string; readonly healthy: boolean }> {
+  const { landlockScope, SandboxUnavailableError } = await import('@openwork/sandbox'); // loaded on use (issue 29)
+  try {
+    const scope = landlockScope(home);
+    return scope.scoped
+      ? { text: `abstract sockets and signals of the host unreachable too (Landlock ABI ${scope.abi} scope)`, healthy: true }
+      : { text: `abstract sockets of the host REACHABLE with network allow (no Landlock scope: ${scope.reason})`, healthy: true };
+  } catch (error) {
+    // The helper was changed and cannot be rewritten: bash refuses to run until it is fixed.
+    return { text: `bash refuses to run: ${SandboxUnavailableError.isInstance(error) ? error.reason : String(error)}`, healthy: false };
+  }
+}
+
 /** Architecture §3.7: what a sandboxed command can reach over UNIX sockets, in one line. */
-function socketRule(kind: string, allowed: readonly string[]): string {
-  const rule =
-    kind === 'seatbelt'
-      ? 'host UNIX sockets unreachable from sandboxed commands (Seatbelt denies connecting to any)'
-      : 'host UNIX sockets unreachable from sandboxed commands (every listening socket masked; abstract sockets only with network none)';
-  return `${rule}; allowed: ${allowed.length === 0 ? 'none (set OPENWORK_ALLOW_SOCKETS)' : allowed.join(', ')}`;
+async function socketRule(kind: string, allowed: readonly string[], home: string): Promise<{ readonly text: string; readonly healthy: boolean }> {
+  const listed = `allowed: ${allowed.length === 0 ? 'none (set OPENWORK_ALLOW_SOCKETS)' : allowed.join(', ')}`;
+  if (kind === 'seatbelt') return { text: `host UNIX sockets unreachable from sandboxed commands (Seatbelt denies connecting to any); ${listed}`, healthy: true };
+  if (kind !== 'bubblewrap') return { text: `no sandbox: bash does not run; ${listed}`, healthy: true };
+  const abstract = await abstractSocketRule(home);
+  return { text: `host UNIX sockets unreachable from sandboxed commands (every listening socket masked; ${abstract.text}); ${listed}`, healthy: abstract.healthy };
 }
 
 /**
@@ -51,13 +68,14 @@ export const doctorCommand: CommandSpec = {
       try {
         const { kind, availability } = opened.runtime.sandbox;
         report['sandbox'] = availability.available ? `${kind}: available (self-check passed)` : `${kind}: unavailable — ${availability.reason}`;
-        report['sockets'] = socketRule(kind, allowedSockets(io.environment));
+        const sockets = await socketRule(kind, allowedSockets(io.environment), openworkHome(io.environment));
+        report['sockets'] = sockets.text;
         report['escalation'] = opened.runtime.escalationAvailable ? 'offered (sandboxPermissions in the tool schemas)' : 'not offered';
         // Issue 26: whether background tasks can get a pseudo-terminal (tty: true); not a failure when not.
         const { findTerminalProgram } = await import('@openwork/builtins');
         const terminal = await findTerminalProgram();
         report['tty'] = terminal.available ? `${terminal.path} (${terminal.flavour}): bash tty: true works` : `unavailable — ${terminal.reason}; bash tty: true is refused, other background tasks work`;
-        healthy = availability.available;
+        healthy = availability.available && sockets.healthy;
         if (location.kind === 'postgres') report['postgres'] = 'reachable';
         else report['store'] += ' (opened)';
       } finally {

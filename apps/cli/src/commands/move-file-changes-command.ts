@@ -41,7 +41,9 @@ function moveFileChangesCommand(operation: 'undo' | 'reapply'): CommandSpec {
             for (const changeId of changeIds) io.stdout.write(`${operation === 'undo' ? 'undone' : 'reapplied'} ${changeId}\n`);
           } else {
             status = 1;
-            io.stderr.write(`openwork ${operation}: ${outcome.code}: ${'message' in outcome ? String(outcome.message) : ''}\n`);
+            // §3.9: the message names paths the model chose.
+            const { revealHiddenCharacters } = await import('@openwork/tools-contract');
+            io.stderr.write(`openwork ${operation}: ${outcome.code}: ${'message' in outcome ? revealHiddenCharacters(String(outcome.message)) : ''}\n`);
           }
         }
         return status;

@@ -56,23 +56,12 @@ const LenientRootsResult = z.object({ roots: z.array(z.unknown()) });
  */
 export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const { session } = options;
-  const approvalTimeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
-  // The low-level Server: our tools come with JSON Schemas already (from their zod schemas), which
-  // McpServer.registerTool would re-derive, and McpServer advertises tools.listChanged: true
-  // whatever it is told (issue 29: nothing here ever changes the list).
-  const server = new Server(
-    { name: 'openwork', version: options.version },
-    {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} },
-      instructions: 'OpenWork tools: read, search, edit files and run commands in a sandboxed workspace. Read a file before editing it.',
-    },
-  );
+  const server = createServer(options.version);
   const notify = (level: LoggingLevel, line: string): void => {
     options.log(line);
     void server.sendLoggingMessage({ level, logger: 'openwork', data: line }).catch(() => undefined);
   };
   const calls = new RunningCalls();
-
   const roots = new ClientRootsFollower(session, options.fallbackRoots, notify);
   const listRoots = () => server.request({ method: 'roots/list' }, LenientRootsResult);
   server.oninitialized = () => {
@@ -83,7 +72,42 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
     roots.refresh(listRoots);
   });
+  serveListings(server, session);
+  serveToolCalls(server, session, calls, roots, options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS);
 
+  // Not the SDK's StdioServerTransport: it closes the connection on a message over 10 MiB (issue 24).
+  const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, { log: (line) => notify('warning', line) });
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+    process.stdin.once('close', () => resolve());
+  });
+  await server.connect(transport);
+  await closed;
+  // The client is gone (issue 29): nobody will read what running calls return, so they end now,
+  // processes included, and the session is left as they leave it.
+  await calls.abortAll('the MCP client disconnected');
+  await roots.settled();
+  await server.close().catch(() => undefined);
+}
+
+/**
+ * The low-level Server: our tools come with JSON Schemas already (from their zod schemas), which
+ * McpServer.registerTool would re-derive, and McpServer advertises tools.listChanged: true
+ * whatever it is told (issue 29: nothing here ever changes the list).
+ */
+function createServer(version: string): Server {
+  return new Server(
+    { name: 'openwork', version },
+    {
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} },
+      instructions: 'OpenWork tools: read, search, edit files and run commands in a sandboxed workspace. Read a file before editing it.',
+    },
+  );
+}
+
+/** `tools/list` (titles, output schema, annotations) and the file changes as resources. */
+function serveListings(server: Server, session: Session): void {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: session.definitions.map((definition) => ({
       name: definition.id,
@@ -94,7 +118,6 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
       annotations: { title: toolTitle(definition.id), ...toolAnnotations(definition.riskHint, definition.id) },
     })),
   }));
-
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listChangeResources(session) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: [
@@ -106,27 +129,13 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
     if (contents === undefined) throw new McpError(ErrorCode.InvalidParams, `No file change of this session at ${request.params.uri}; resources/list names them.`);
     return { contents: [contents] };
   });
+}
 
+/** `tools/call`: the call on the roots the client gave, approvals as elicitations, progress before the result (§8.3). */
+function serveToolCalls(server: Server, session: Session, calls: RunningCalls, roots: ClientRootsFollower, approvalTimeoutMs: number): void {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const progress = new ProgressChannel(request.params._meta?.progressToken, extra.sendNotification);
-    const approver = elicitationApprover({
-      supportsElicitation: () => server.getClientCapabilities()?.elicitation !== undefined,
-      elicit: (message, signal) =>
-        progress.keepAliveWhile(
-          'waiting for the user to approve this call',
-          server.elicitInput(
-            {
-              message,
-              requestedSchema: {
-                type: 'object',
-                properties: { approve: { type: 'boolean', title: 'Approve this call', default: false } },
-                required: ['approve'],
-              },
-            },
-            { signal, timeout: approvalTimeoutMs },
-          ),
-        ),
-    });
+    const approver = approvalByElicitation(server, progress, approvalTimeoutMs);
     const outcome = await calls.run(extra.signal, (signal) =>
       roots.whileCalling(() =>
         session.callTool(request.params.name, request.params.arguments ?? {}, {
@@ -145,21 +154,28 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
       structuredContent: structuredResult(outcome.callId, result),
     };
   });
+}
 
-  // Not the SDK's StdioServerTransport: it closes the connection on a message over 10 MiB (issue 24).
-  const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, { log: (line) => notify('warning', line) });
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
-    process.stdin.once('close', () => resolve());
+/** An approval asks the person through the client (an elicitation), kept alive by progress while it waits. */
+function approvalByElicitation(server: Server, progress: ProgressChannel, approvalTimeoutMs: number): ReturnType<typeof elicitationApprover> {
+  return elicitationApprover({
+    supportsElicitation: () => server.getClientCapabilities()?.elicitation !== undefined,
+    elicit: (message, signal) =>
+      progress.keepAliveWhile(
+        'waiting for the user to approve this call',
+        server.elicitInput(
+          {
+            message,
+            requestedSchema: {
+              type: 'object',
+              properties: { approve: { type: 'boolean', title: 'Approve this call', default: false } },
+              required: ['approve'],
+            },
+          },
+          { signal, timeout: approvalTimeoutMs },
+        ),
+      ),
   });
-  await server.connect(transport);
-  await closed;
-  // The client is gone (issue 29): nobody will read what running calls return, so they end now,
-  // processes included, and the session is left as they leave it.
-  await calls.abortAll('the MCP client disconnected');
-  await roots.settled();
-  await server.close().catch(() => undefined);
 }
 
 /** A progress notification as the SDK's `sendNotification` takes it. */

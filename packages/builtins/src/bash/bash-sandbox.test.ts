@@ -47,7 +47,7 @@ async function tree(root: string): Promise<string[]> {
 
 /** Inserts a bwrap option that makes bwrap itself fail before the command starts (`Read-only file system`). */
 function breakRunner(argv: readonly string[]): readonly string[] {
-  const separator = argv.findIndex((argument, index) => argument === '--' && argv[index + 1] === '/bin/bash');
+  const separator = argv.indexOf('--'); // bwrap's end of options; the command (the Landlock helper, then bash) follows
   return [...argv.slice(0, separator), '--dir', '/usr/openwork-runner-probe', ...argv.slice(separator)];
 }
 

@@ -64,4 +64,20 @@ describe('renderFileChange: a unified diff that GNU patch and git apply both acc
     }
     expect(renderFileChange(artifactOf(before, ''))).toContain('@@ -1,10 +0,0 @@');
   });
+
+  it('for a person, revealHiddenCharacters shows escapes, \\r and bidi overrides in the path and lines, tabs kept (§3.9)', () => {
+    const artifact = createFileChange({
+      changeId: 'change-2',
+      path: '/ws/a\u202eb',
+      realPath: '/ws/a\u202eb',
+      displayPath: 'a\u202eb\x1b[2K',
+      before: null,
+      after: Buffer.from('x\x1b[1A\ty\r\n'),
+      beforeHash: null,
+      afterHash: sha256(Buffer.from('x\x1b[1A\ty\r\n')),
+    });
+    expect(renderFileChange(artifact, { revealHiddenCharacters: true })).toBe('--- /dev/null\n+++ b/a\\u202eb\\x1b[2K\n@@ -0,0 +1,1 @@\n+x\\x1b[1A\ty\\r\n');
+    // The default stays a patch: byte for byte what changed.
+    expect(renderFileChange(artifact)).toBe('--- /dev/null\n+++ b/a\u202eb\x1b[2K\n@@ -0,0 +1,1 @@\n+x\x1b[1A\ty\r\n');
+  });
 });

@@ -1,5 +1,21 @@
 import { parseFileChangeArtifact } from '@openwork/builtins';
+import { revealHiddenCharacters } from '@openwork/tools-contract';
 import { CoreError } from '../errors/core-error.js';
+
+export interface RenderFileChangeOptions {
+  /**
+   * For a person reading it on a terminal (architecture §3.9): the path and every line go through
+   * `revealHiddenCharacters` (tabs kept in lines), so escape sequences, `\r` and bidirectional
+   * overrides written by the model show as `\x1b`, `\r`, `\u202e` and cannot redraw the screen
+   * or reorder what is read. The result is then for reading, not for `patch`. Default `false`.
+   */
+  readonly revealHiddenCharacters?: boolean;
+}
+
+/** A diff line's content as shown to a person: hidden characters revealed, tabs kept as they are. */
+function revealLine(line: string): string {
+  return line.split('\t').map(revealHiddenCharacters).join('\t');
+}
 
 /**
  * A `file_change` artifact (§8.4) as a unified diff — from the artifact alone, never from the disk,
@@ -9,13 +25,15 @@ import { CoreError } from '../errors/core-error.js';
  * An empty side of a hunk names the line before it, as GNU diff writes it (`@@ -0,0 +1,3 @@` for a
  * created file, `+4,0` for lines removed after line 4): GNU `patch` and `git apply` both take it.
  */
-export function renderFileChange(artifact: unknown): string {
+export function renderFileChange(artifact: unknown, options: RenderFileChangeOptions = {}): string {
   const parsed = parseFileChangeArtifact(artifact);
   if (!parsed.ok) throw new CoreError('invalid_argument', `renderFileChange: ${parsed.message}`);
   const change = parsed.artifact.change;
-  const lines = [change.kind === 'created' ? '--- /dev/null' : `--- a/${change.displayPath}`, `+++ b/${change.displayPath}`];
+  const reveal = options.revealHiddenCharacters === true;
+  const shownPath = reveal ? revealHiddenCharacters(change.displayPath) : change.displayPath;
+  const lines = [change.kind === 'created' ? '--- /dev/null' : `--- a/${shownPath}`, `+++ b/${shownPath}`];
   for (const hunk of change.hunks) {
-    lines.push(`@@ -${rangeOf(hunk.oldStart, hunk.oldLines)} +${rangeOf(hunk.newStart, hunk.newLines)} @@`, ...hunk.lines);
+    lines.push(`@@ -${rangeOf(hunk.oldStart, hunk.oldLines)} +${rangeOf(hunk.newStart, hunk.newLines)} @@`, ...(reveal ? hunk.lines.map(revealLine) : hunk.lines));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,4 @@
-import type { SandboxAvailability, SandboxBackend, SandboxBackendKind, SandboxCommand, SandboxPolicy, WrappedCommand } from '@openwork/sandbox';
+import type { LandlockScope, SandboxAvailability, SandboxBackend, SandboxBackendKind, SandboxCommand, SandboxPolicy, WrappedCommand } from '@openwork/sandbox';
 
 /**
  * The runtime's sandbox backend as every session sees it: the backend chosen at start, whose
@@ -30,6 +30,12 @@ export class CheckedSandboxBackend implements SandboxBackend {
 
   wrap(command: SandboxCommand, policy: SandboxPolicy): WrappedCommand {
     return this.#backend.wrap(command, policy);
+  }
+
+  /** Whether the backend scopes abstract sockets and signals with Landlock (bubblewrap, §3.7); undefined for others. */
+  landlockScope(openworkHome: string): LandlockScope | undefined {
+    const backend = this.#backend as SandboxBackend & { landlockScope?: (openworkHome: string) => LandlockScope };
+    return backend.landlockScope?.(openworkHome);
   }
 
   /** Variables the backend adds to a sandboxed command's environment, when it has any (§7.9). */

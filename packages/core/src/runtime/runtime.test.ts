@@ -1,4 +1,4 @@
-import { access, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { access, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BubblewrapBackend, UnavailableSandboxBackend, createSandboxPolicy, type SandboxBackend } from '@openwork/sandbox';
@@ -115,6 +115,27 @@ describe('createRuntime (architecture §4)', () => {
     await expect(machine.runtime.openSession('foreign')).rejects.toThrow(/agent role "planner", which this runtime does not know/);
   });
 
+  it('refuses / as a workspace root in every spelling, on create, update and open, with why and what to do (issue 24)', async () => {
+    const machine = await fixture();
+    const linkToRoot = join(machine.root, 'to-root');
+    await symlink('/', linkToRoot);
+    for (const root of ['/', '/..', '//', '/./', linkToRoot]) {
+      const error = await machine.runtime.createSession({ workspaceRoots: [machine.workspace, root] }).catch((caught: unknown) => caught);
+      expect(hasCoreErrorCode(error, 'invalid_argument'), root).toBe(true);
+      expect((error as Error).message).toBe(
+        `The workspace root ${JSON.stringify(root)} is / (the whole file system), which openwork refuses as a workspace root: every file outside the protected paths would become writable. Use the project's folder instead; the home folder is allowed.`,
+      );
+    }
+    expect(await machine.store.listSessions()).toEqual([]);
+    // HOME is allowed: people work there.
+    const session = await machine.runtime.createSession({ workspaceRoots: [machine.home] });
+    await expect(session.update({ workspaceRoots: ['/'] })).rejects.toThrow(/is \/ \(the whole file system\)/);
+    expect(session.workspaceRoots).toEqual([machine.home]);
+    // A session stored with / (by an older version or another client) does not open with it.
+    await machine.store.createSession({ id: 'stored-root', workspaceRoots: ['/'], agentRole: 'default' });
+    await expect(machine.runtime.openSession('stored-root')).rejects.toThrow(/The workspace root "\/" is \/ \(the whole file system\)/);
+  });
+
   it('refuses bad options with what to pass', async () => {
     await expect(createRuntime({ home: 'relative', store: new InMemorySessionStore() })).rejects.toThrow(/absolute path of the OpenWork home/);
     await expect(createRuntime({ home: '/tmp/x', store: {} as InMemorySessionStore })).rejects.toThrow(/store must be a SessionStore/);
@@ -146,11 +167,14 @@ describe('createRuntime (architecture §4)', () => {
     for (const name of methods) expect(typeof (checked as unknown as Record<string, unknown>)[name]).toBe('function');
     expect(checked.kind).toBe('bubblewrap');
     expect(await checked.selfCheck()).toEqual({ available: true });
-    const policy = createSandboxPolicy({ workspaceRoots: [tmpdir()], homeDirectory: tmpdir(), tempRoots: [] });
+    // A home of its own: wrapping installs the Landlock helper in the OpenWork home below it.
+    const machine = await fixture();
+    const policy = createSandboxPolicy({ workspaceRoots: [machine.workspace], homeDirectory: machine.home, tempRoots: [] });
     const environment = (backend as unknown as { commandEnvironment?: (policy: unknown) => unknown }).commandEnvironment?.(policy) ?? {};
     expect(checked.commandEnvironment(policy)).toEqual(environment);
-    const wrapped = checked.wrap({ argv: ['/bin/true'], cwd: tmpdir() }, policy);
+    const wrapped = checked.wrap({ argv: ['/bin/true'], cwd: machine.workspace }, policy);
     expect(wrapped.argv[0]).toMatch(/bwrap$/);
     await wrapped.release();
+    expect(checked.landlockScope(machine.openworkHome)).toEqual(backend.landlockScope(machine.openworkHome));
   });
 });

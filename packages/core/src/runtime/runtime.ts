@@ -186,6 +186,8 @@ export class Runtime {
     if (open !== undefined) return open;
     const opening = this.#services.store.getSession(id).then(async (record) => {
       if (record === undefined) throw new CoreError('session_not_found', `No session ${JSON.stringify(id)} in the store.`);
+      // A session stored before `/` was refused (or written by another client) is refused the same way.
+      checkWorkspaceRoots(record.workspaceRoots);
       const run = await this.#services.store.getAgentRun(id);
       const session = new Session(OPEN_SESSION_KEY, this.#services, record, { supervisor: this.#agents, depth: run?.depth ?? 0 });
       this.#open.set(id, session);

@@ -8,6 +8,9 @@ import type { SandboxPolicy } from '../policy/sandbox-policy.js';
 import { defaultRegistryDirectory } from './default-registry-directory.js';
 import { findBubblewrap } from './find-bubblewrap.js';
 import { findCaseFoldingFolder } from './find-case-folding-folder.js';
+import { landlockScope } from '../landlock/landlock-scope.js';
+import type { LandlockScope } from '../landlock/landlock-scope.js';
+import { scopedCommand } from '../landlock/scoped-command.js';
 import { MountPointLedger, mountPointLedgerFor } from './mount-point-ledger.js';
 import { runBubblewrapSelfCheck } from './run-bubblewrap-self-check.js';
 import { wrapWithBubblewrap } from './wrap-with-bubblewrap.js';
@@ -24,6 +27,15 @@ export interface BubblewrapBackendOptions {
    * (see `defaultRegistryDirectory`). It must not be writable inside the sandbox.
    */
   readonly registryDirectory?: string;
+  /**
+   * Run every command in a Landlock domain that scopes abstract UNIX sockets and signals
+   * (architecture §3.7): it cannot reach an abstract socket of a host process (`@/tmp/.X11-unix/X0`,
+   * a D-Bus bus) or signal a process outside its sandbox, while its own abstract sockets work.
+   * Default `true`; applied where the kernel can (`landlockScope`). `false` leaves abstract
+   * sockets of the host reachable with `network: 'allow'` (for comparison runs and hosts where
+   * a tool needs one).
+   */
+  readonly landlockScope?: boolean;
 }
 
 /**
@@ -36,6 +48,7 @@ export class BubblewrapBackend implements SandboxBackend {
   readonly kind = 'bubblewrap' as const;
   readonly bwrapPath: string;
   readonly registryDirectory: string | undefined;
+  readonly #landlockScope: boolean;
   #unavailableReason: string | undefined;
 
   constructor(options: BubblewrapBackendOptions = {}) {
@@ -49,6 +62,16 @@ export class BubblewrapBackend implements SandboxBackend {
       throw new SandboxConfigurationError(`registryDirectory must be an absolute path, got ${JSON.stringify(registry)}`);
     }
     this.registryDirectory = registry;
+    this.#landlockScope = options.landlockScope ?? true;
+  }
+
+  /**
+   * What the Landlock scope is for commands of sessions with this OpenWork home (§3.7): applied
+   * (with the helper and the kernel's ABI) or not, and why; `openwork doctor` shows it. Throws
+   * `SandboxUnavailableError` when the helper was changed and cannot be rewritten.
+   */
+  landlockScope(openworkHome: string): LandlockScope {
+    return this.#landlockScope ? landlockScope(openworkHome) : { scoped: false, reason: 'turned off (BubblewrapBackendOptions.landlockScope: false)' };
   }
 
   /** Runs `true` under real bwrap arguments; remembers a failure so `wrap` refuses afterwards (10d). */
@@ -67,13 +90,16 @@ export class BubblewrapBackend implements SandboxBackend {
         `bubblewrap cannot protect this session: ${folding} is on a case-insensitive file system, where a protected name can be reached under another spelling (.GIT/HOOKS for .git/hooks) that a mount does not cover. Use a case-sensitive file system for the workspace.`,
       );
     }
+    // §3.7: the helper is checked byte for byte right before bwrap is told to run it.
+    const scope = this.landlockScope(policy.openworkHome);
+    const confined = scope.scoped ? scopedCommand(scope.helperPath, command) : command;
     if (this.registryDirectory === undefined) {
-      return withGitAudit(wrapWithBubblewrap(this.bwrapPath, command, layout, mountPointLedgerFor(defaultRegistryDirectory(policy.openworkHome))), policy);
+      return withGitAudit(wrapWithBubblewrap(this.bwrapPath, confined, layout, mountPointLedgerFor(defaultRegistryDirectory(policy.openworkHome))), policy);
     }
     // A registry folder of the caller's choice may lie in a writable root: read-only inside, like the OpenWork home.
     const registry = { path: this.registryDirectory, scope: 'subtree' } as const;
     const protectedLayout = { ...layout, readOnly: [...layout.readOnly, registry], hardProtected: [...layout.hardProtected, registry] };
-    return withGitAudit(wrapWithBubblewrap(this.bwrapPath, command, protectedLayout, mountPointLedgerFor(this.registryDirectory)), policy);
+    return withGitAudit(wrapWithBubblewrap(this.bwrapPath, confined, protectedLayout, mountPointLedgerFor(this.registryDirectory)), policy);
   }
 
   /** §7.9: `GOCACHE` in a temp root, since the cache under home is not writable here (`goBuildCacheEnvironment`). */

@@ -1,7 +1,7 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BubblewrapBackend, createSandboxPolicy } from '../index.js';
+import { BubblewrapBackend, createSandboxPolicy, landlockScope } from '../index.js';
 import type { PathGrant, SandboxMode, SandboxPolicy } from '../index.js';
 import { listTree, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
@@ -29,6 +29,8 @@ describe('mount points bwrap creates on the host', () => {
     for (const directory of [home, extra, temp, outside, path.join(workspace, '.git')]) await fsp.mkdir(directory, { recursive: true });
     await fsp.writeFile(path.join(workspace, '.git/HEAD'), 'ref: refs/heads/main\n');
     await fsp.writeFile(path.join(workspace, 'main.ts'), 'export {};\n');
+    // The Landlock helper is installed once per OpenWork home (§3.7), not left by a call: in place before the snapshot.
+    landlockScope(path.join(home, '.openwork'));
     const before = await listTree(root);
 
     const modes: SandboxMode[] = ['workspace-write', 'full-access', 'read-only'];

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BubblewrapBackend, checkAccess, createSandboxPolicy, deriveSandboxLayout, protectedParents } from '../index.js';
+import { BubblewrapBackend, checkAccess, createSandboxPolicy, deriveSandboxLayout, landlockScope, protectedParents } from '../index.js';
 import type { SandboxMode, SandboxPolicy } from '../index.js';
 import { listTree, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
@@ -32,6 +32,8 @@ beforeAll(async () => {
   await write(path.join(workspace, '.git/config'), '[core]\n');
   await write(path.join(workspace, '.git/HEAD'), 'ref: refs/heads/main\n');
   await write(path.join(workspace, 'src/main.ts'), 'export {};\n');
+  // The Landlock helper is installed once per OpenWork home (§3.7), not left by a call: in place before the snapshot.
+  landlockScope(path.join(home, '.openwork'));
 });
 
 afterAll(async () => {

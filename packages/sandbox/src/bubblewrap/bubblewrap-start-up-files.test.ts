@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BubblewrapBackend, createSandboxPolicy } from '../index.js';
+import { BubblewrapBackend, createSandboxPolicy, landlockScope } from '../index.js';
 import { listTree, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
 /**
@@ -39,6 +39,8 @@ beforeAll(async () => {
   toolsBin = path.join(home, 'tools/bin');
   await fs.mkdir(toolsBin, { recursive: true });
   await fs.mkdir(path.join(home, '.local/bin'), { recursive: true });
+  // The Landlock helper is installed once per OpenWork home (§3.7), not left by a call: in place before the snapshot.
+  landlockScope(path.join(home, '.openwork'));
 });
 
 afterAll(async () => {

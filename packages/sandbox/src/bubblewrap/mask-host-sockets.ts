@@ -9,8 +9,9 @@ import type { MountPlan } from './mount-plan.js';
  * so every socket a host process listens on when the call starts (`host.listeningSockets`) gets
  * `/dev/null` bound over it: a connect there fails with `Connection refused`. A bind over a name
  * pins it: it cannot be removed, renamed or linked elsewhere while the call runs. Sockets the
- * command makes itself are new names and work as usual; abstract sockets belong to the network
- * namespace (`network: 'none'` gives the command its own). Allowed sockets stay reachable; sockets
+ * command makes itself are new names and work as usual; abstract sockets have no name to mask:
+ * the Landlock scope (`landlockScope`) or a network namespace of its own (`network: 'none'`) keeps
+ * the host's out of reach. Allowed sockets stay reachable; sockets
  * below a masked credential folder are unreachable already.
  */
 export function maskHostSockets(plan: MountPlan): void {

@@ -3,9 +3,7 @@ import { MAX_BACKGROUND_TASK_TAIL, MAX_STORED_BACKGROUND_TASKS, type NewBackgrou
 import { InvalidRecordError } from '../invalid-record-error.js';
 import { SessionNotFoundError } from '../session-not-found-error.js';
 import type { SessionStore } from '../session-store.js';
-import type { AgentRunContractStores } from './describe-agent-runs-contract.js';
-
-const ROOT = '/home/me/example-project';
+import { ROOT, type ContractStores } from './contract-stores.js';
 
 function task(taskId: string, extra: Partial<NewBackgroundTaskRecord> = {}): NewBackgroundTaskRecord {
   return { taskId, command: 'python3 -m http.server 8000', state: 'running', exitCode: null, startedAt: '2030-01-01T00:00:00.000Z', agentRole: 'default', ...extra };
@@ -15,7 +13,7 @@ function task(taskId: string, extra: Partial<NewBackgroundTaskRecord> = {}): New
  * Issue 26: background task records (a task's final state and output tail survive its host): part
  * of the one `SessionStore` contract suite, run unchanged against every store.
  */
-export function describeBackgroundTaskContract(stores: AgentRunContractStores): void {
+export function describeBackgroundTaskContract(stores: ContractStores): void {
   async function sessionIn(store: SessionStore, id = 'tasks'): Promise<string> {
     return (await store.createSession({ id, workspaceRoots: [ROOT] })).id;
   }

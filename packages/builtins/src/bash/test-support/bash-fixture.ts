@@ -1,5 +1,5 @@
 import { NodeProcessBackend } from '@openwork/process-backend';
-import { BubblewrapBackend } from '@openwork/sandbox';
+import { BubblewrapBackend, landlockScope } from '@openwork/sandbox';
 import { createFixture, type BuiltinsFixture, type FixtureOptions } from '../../test-support/builtins-fixture.js';
 import { RecordingProcessBackend, RecordingSandboxBackend } from './recording-backends.js';
 
@@ -25,6 +25,9 @@ export async function createBashFixture(options: BashFixtureOptions = {}): Promi
   const sandbox = new RecordingSandboxBackend(new BubblewrapBackend(bwrapPath === undefined ? {} : { bwrapPath }), tamper);
   const processes = new RecordingProcessBackend(new NodeProcessBackend());
   const fixture = await createFixture({ escalationAvailable: 'self-check', ...rest, sandbox, processBackend: processes });
+  // The Landlock helper is installed once per OpenWork home (architecture §3.7), as after any earlier
+  // call: tests that compare the home before and after a call see only what the call did.
+  landlockScope(fixture.openworkHome);
   return { ...fixture, sandbox, processes };
 }
 
