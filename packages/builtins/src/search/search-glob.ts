@@ -36,6 +36,23 @@ export function compileSearchGlob(pattern: string, options: SearchGlobOptions): 
     anchored = true;
   }
   if (body === '') throw new Error(negated ? 'a "!" needs a glob after it, like "!*.json" (every file but JSON files)' : 'the glob names no file (a "/" alone is the search root)');
-  const matches = picomatch(body, { basename: options.nameAtAnyDepth && !anchored && !body.includes('/'), dot: true, nonegate: true });
+  const matches = compileBody(body, options.nameAtAnyDepth && !anchored && !body.includes('/'));
   return negated ? (relativePath) => !matches(relativePath) : matches;
+}
+
+/**
+ * picomatch, with two shortcuts that give the same answers on the walk's paths (relative, never
+ * holding `.` or `..` segments): `**` and `**\/*` match every path, and `**\/NAME` (NAME without
+ * `/`) is NAME matched against the last segment — the regex then runs on the name, not the whole
+ * path (picomatch was a tenth of glob `**\/*`'s CPU, issue 25).
+ */
+function compileBody(body: string, basename: boolean): (relativePath: string) => boolean {
+  picomatch.parse(body); // the same validation (and error) as without a shortcut
+  if (body === '**' || body === '**/*') return () => true;
+  const name = body.startsWith('**/') ? body.slice(3) : basename ? body : undefined;
+  if (name !== undefined && name !== '' && !name.includes('/') && !name.startsWith('**')) {
+    const matchesName = picomatch(name, { dot: true, nonegate: true });
+    return (relativePath) => matchesName(relativePath.slice(relativePath.lastIndexOf('/') + 1));
+  }
+  return picomatch(body, { basename, dot: true, nonegate: true });
 }

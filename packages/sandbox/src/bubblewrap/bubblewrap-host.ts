@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { inspectHostPath } from './host-path-state.js';
+import { HostLookups, inspectHostPath } from './host-path-state.js';
 import type { HostPathState } from './host-path-state.js';
 import { listeningUnixSockets } from './listening-unix-sockets.js';
 
@@ -49,3 +49,24 @@ export const realBubblewrapHost: BubblewrapHost = {
     }
   },
 };
+
+/**
+ * The real host as one rendering sees it: every entry read once however many layout paths share
+ * it (`HostLookups`). Made anew for each rendering, so nothing read for one call is reused by the
+ * next (a change made by the user between two calls always counts).
+ */
+export function snapshotBubblewrapHost(): BubblewrapHost {
+  const lookups = new HostLookups();
+  return {
+    inspect: (path) => inspectHostPath(path, lookups),
+    isSymbolicLink(path) {
+      try {
+        return lookups.lstat(path)?.isSymbolicLink() === true;
+      } catch {
+        return false; // as realBubblewrapHost
+      }
+    },
+    listeningSockets: listeningUnixSockets,
+    listFolder: (path) => realBubblewrapHost.listFolder(path),
+  };
+}

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import type { SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.js';
 import { SandboxConfigurationError, SandboxError } from '../policy/sandbox-error.js';
 import type { SandboxLayout } from '../policy/sandbox-layout.js';
-import { realBubblewrapHost } from './bubblewrap-host.js';
+import { realBubblewrapHost, snapshotBubblewrapHost } from './bubblewrap-host.js';
 import type { BubblewrapHost } from './bubblewrap-host.js';
 import type { MountPointLedger } from './mount-point-ledger.js';
 import { sandboxOwnerArguments } from './mount-point-registry.js';
@@ -62,7 +62,8 @@ function renderAndClaim(
   host: BubblewrapHost,
   generation: string,
 ): WrappedCommand | undefined {
-  const rendering = renderBubblewrapArguments(layout, command, host);
+  // One snapshot of the real host per rendering (a render again reads the host afresh).
+  const rendering = renderBubblewrapArguments(layout, command, host === realBubblewrapHost ? snapshotBubblewrapHost() : host);
   const placeholders = rendering.writablePlaceholders.flatMap((placeholder) => placeholder.chain);
   const planted = new Map(rendering.fileMountPoints.map((file) => [file.path, file.content]));
   const created = [...placeholders, ...rendering.createdMountPoints];
