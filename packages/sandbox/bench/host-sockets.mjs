@@ -6,41 +6,16 @@
 //     entries, mount aliases, PATH folders) vs the 15 + 13 entries before it.
 // Medians of paired rounds, with the load average (the machine is shared; read ratios, not times).
 // Run after a build: `pnpm turbo run build --filter @openwork/sandbox && node packages/sandbox/bench/host-sockets.mjs`.
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as tick } from 'node:timers/promises';
+import { median, run, timedCall } from './timed-call.mjs';
 import { BubblewrapBackend, createSandboxPolicy } from '../dist/index.js';
 
 const rounds = Number(process.env.RUNS ?? 40);
-
-function run(argv, cwd) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { cwd, stdio: 'ignore', detached: true });
-    child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`${argv[0]} exited ${code}`))));
-  });
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
-async function timed(backend, policy, cwd) {
-  const start = performance.now();
-  const wrapped = backend.wrap({ argv: ['/bin/bash', '-c', 'true'], cwd }, policy);
-  try {
-    await run(wrapped.argv, cwd);
-  } finally {
-    await wrapped.release();
-  }
-  return performance.now() - start;
-}
 
 function line(name, a, b, labelA, labelB) {
   const ma = median(a);
@@ -74,12 +49,12 @@ try {
   const none = [];
   const allow = [];
   const nonePolicy = createSandboxPolicy({ ...options, network: 'none', allowSockets: open.allowedSockets });
-  for (let index = 0; index < 5; index += 1) await timed(backend, policy, workspace);
+  for (let index = 0; index < 5; index += 1) await timedCall(backend, policy, workspace);
   for (let index = 0; index < rounds; index += 1) {
-    withMasks.push(await timed(backend, policy, workspace));
-    withoutMasks.push(await timed(backend, open, workspace));
-    none.push(await timed(backend, nonePolicy, workspace));
-    allow.push(await timed(backend, open, workspace));
+    withMasks.push(await timedCall(backend, policy, workspace));
+    withoutMasks.push(await timedCall(backend, open, workspace));
+    none.push(await timedCall(backend, nonePolicy, workspace));
+    allow.push(await timedCall(backend, open, workspace));
   }
   line('host socket masks (40 daemons)', withMasks, withoutMasks, 'masked', 'unmasked');
   line("network 'none' (own network namespace)", none, allow, 'none', 'allow');

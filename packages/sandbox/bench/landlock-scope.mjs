@@ -7,39 +7,14 @@
 //  4. a plain spawn of `bash -c true` (no sandbox) as the reference for "over a plain spawn".
 // Medians of paired rounds, with the load average (the machine is shared; read ratios, not times).
 // Run after a build: `pnpm turbo run build --filter @openwork/sandbox && node packages/sandbox/bench/landlock-scope.mjs`.
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { median, run, timedCall } from './timed-call.mjs';
 import { BubblewrapBackend, createSandboxPolicy, landlockScope } from '../dist/index.js';
 
 const rounds = Number(process.env.RUNS ?? 40);
-
-function run(argv, cwd) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { cwd, stdio: 'ignore', detached: true });
-    child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`${argv[0]} exited ${code}`))));
-  });
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
-async function timedCall(backend, policy, cwd) {
-  const start = performance.now();
-  const wrapped = backend.wrap({ argv: ['/bin/bash', '-c', 'true'], cwd }, policy);
-  try {
-    await run(wrapped.argv, cwd);
-  } finally {
-    await wrapped.release();
-  }
-  return performance.now() - start;
-}
 
 async function timedPlain(argv, cwd) {
   const start = performance.now();
