@@ -87,4 +87,9 @@ export { removeStaleSpillDirectories, type SpillRetentionOptions } from './spill
 export { CoreError, hasCoreErrorCode, type CoreErrorCode } from './errors/core-error.js';
 export { SessionActiveError, type SessionActivity } from './errors/session-active-error.js';
 // For hosts' own "did you mean" (the CLI's commands), the same rule the toolset uses for tools.
-export { closestName } from '@openwork/tools-contract';
+export { closestName, revealHiddenCharacters } from '@openwork/tools-contract';
+// What a host needs of the sandbox to pick and check a backend, through core (architecture §1: a
+// host depends on core only).
+export { landlockScope, selectSandboxBackend, SandboxUnavailableError } from '@openwork/sandbox';
+export type { SandboxAvailability, SandboxBackend, SandboxCommand, SandboxPolicy, WrappedCommand } from '@openwork/sandbox';
+export { SANDBOX_MODULE_URL } from './runtime/sandbox-module.js';

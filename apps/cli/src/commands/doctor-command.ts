@@ -14,7 +14,7 @@ import { storeLocation } from '../runtime/store-location.js';
  * Landlock scope applies; where it cannot, say so and why, since they are then reachable.
  */
 async function abstractSocketRule(home: string): Promise<{ readonly text: string; readonly healthy: boolean }> {
-  const { landlockScope, SandboxUnavailableError } = await import('@openwork/sandbox'); // loaded on use (issue 29)
+  const { landlockScope, SandboxUnavailableError } = await import('@openwork/core'); // loaded on use (issue 29)
   try {
     const scope = landlockScope(home);
     return scope.scoped

@@ -42,7 +42,7 @@ function moveFileChangesCommand(operation: 'undo' | 'reapply'): CommandSpec {
           } else {
             status = 1;
             // §3.9: the message names paths the model chose.
-            const { revealHiddenCharacters } = await import('@openwork/tools-contract');
+            const { revealHiddenCharacters } = await import('@openwork/core');
             io.stderr.write(`openwork ${operation}: ${outcome.code}: ${'message' in outcome ? revealHiddenCharacters(String(outcome.message)) : ''}\n`);
           }
         }

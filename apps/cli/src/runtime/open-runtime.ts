@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Approver, Runtime } from '@openwork/core';
-import type { SandboxBackend } from '@openwork/sandbox';
+import type { SandboxBackend } from '@openwork/core';
 import { allowedSockets } from './allowed-sockets.js';
 import { openworkHome, userHome } from './openwork-home.js';
 import { rememberedCheckFile, RememberedSandboxCheck } from './remembered-sandbox-check.js';
@@ -66,7 +66,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRunt
 
 /** The platform's sandbox backend; on Linux with its passed self-check remembered for an hour (issue 29). */
 async function sandboxFor(home: string, live: boolean): Promise<SandboxBackend> {
-  const { selectSandboxBackend } = await import('@openwork/sandbox');
+  const { selectSandboxBackend } = await import('@openwork/core');
   const backend = selectSandboxBackend();
   return live ? backend : new RememberedSandboxCheck(backend, rememberedCheckFile(home));
 }

@@ -1,7 +1,12 @@
 import { chmod, copyFile, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BubblewrapBackend, type SandboxAvailability, type SandboxBackend } from '@openwork/sandbox';
+import { selectSandboxBackend, type SandboxAvailability, type SandboxBackend } from '@openwork/core';
+
+/** The Linux backend, through core (architecture §1: the CLI depends on core only), with another bwrap if given. */
+function bubblewrapBackend(bwrapPath?: string): SandboxBackend & { readonly bwrapPath: string } {
+  return selectSandboxBackend({ platform: 'linux', ...(bwrapPath === undefined ? {} : { bubblewrap: { bwrapPath } }) }) as SandboxBackend & { readonly bwrapPath: string };
+}
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REMEMBERED_CHECK_MS, RememberedSandboxCheck, rememberedCheckFile } from './remembered-sandbox-check.js';
 
@@ -12,8 +17,8 @@ class Counted implements SandboxBackend {
   readonly kind: SandboxBackend['kind'];
   readonly bwrapPath: string;
   checks = 0;
-  readonly #backend: BubblewrapBackend;
-  constructor(backend: BubblewrapBackend) {
+  readonly #backend: SandboxBackend;
+  constructor(backend: SandboxBackend & { readonly bwrapPath: string }) {
     this.#backend = backend;
     this.kind = backend.kind;
     this.bwrapPath = backend.bwrapPath;
@@ -33,13 +38,13 @@ let file: string;
 beforeEach(async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), 'openwork-remembered-check-')));
   bwrap = join(root, 'bwrap');
-  await copyFile(new BubblewrapBackend().bwrapPath, bwrap);
+  await copyFile(bubblewrapBackend().bwrapPath, bwrap);
   await chmod(bwrap, 0o755);
   file = rememberedCheckFile(root);
 });
 afterEach(async () => rm(root, { recursive: true, force: true }));
 
-const counted = () => new Counted(new BubblewrapBackend({ bwrapPath: bwrap }));
+const counted = () => new Counted(bubblewrapBackend(bwrap));
 
 describe('the remembered bubblewrap self-check (issue 29)', () => {
   it('a pass is remembered: the next process with the same bwrap and machine skips the bwrap run', async () => {

@@ -3,7 +3,7 @@ import { open, readFile, rm, stat } from 'node:fs/promises';
 import { release, version } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SandboxAvailability, SandboxBackend, SandboxCommand, SandboxPolicy, WrappedCommand } from '@openwork/sandbox';
+import type { SandboxAvailability, SandboxBackend, SandboxCommand, SandboxPolicy, WrappedCommand } from '@openwork/core';
 
 /** How long a passed self-check is believed without running it again. */
 export const REMEMBERED_CHECK_MS = 60 * 60 * 1000;
@@ -103,7 +103,7 @@ async function checkKey(backend: SandboxBackend): Promise<string | undefined> {
   const bwrapPath = (backend as { bwrapPath?: unknown }).bwrapPath;
   if (backend.kind !== 'bubblewrap' || typeof bwrapPath !== 'string') return undefined;
   const bwrap = await stat(bwrapPath, { bigint: true });
-  const sandboxModule = await stat(fileURLToPath(import.meta.resolve('@openwork/sandbox')), { bigint: true });
+  const sandboxModule = await stat(fileURLToPath((await import('@openwork/core')).SANDBOX_MODULE_URL), { bigint: true });
   const settings = await Promise.all(NAMESPACE_SETTINGS.map((file) => readFile(file, 'utf8').then((text) => text.trim(), () => '-')));
   return JSON.stringify([
     bwrapPath,

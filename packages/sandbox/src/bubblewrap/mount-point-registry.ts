@@ -566,7 +566,7 @@ export async function runMountPointReaper(directory: string, host: string): Prom
   registry.removeFolderIfEmpty();
 }
 
-/** The variable every sandbox of one host carries in bwrap's argv (`sandboxOwnerArguments`). */
+/** The name every sandbox of one host carries in bwrap's argv (`sandboxOwnerArguments`). */
 const sandboxOwnerVariable = 'OPENWORK_SANDBOX_OWNER';
 
 /**
@@ -574,10 +574,12 @@ const sandboxOwnerVariable = 'OPENWORK_SANDBOX_OWNER';
  * outlives its owner"). `--die-with-parent` arms itself only once bwrap runs: a host killed between
  * the fork and that moment (a few milliseconds, more on a loaded machine) left the sandbox running
  * for good, reparented to init. The mark lets the reaper, and any later OpenWork process, find such
- * a sandbox by its command line and end it. Inside, it is one more environment variable.
+ * a sandbox by its command line and end it. Inside, nothing changes.
  */
 export function sandboxOwnerArguments(owner: string): string[] {
-  return ['--setenv', sandboxOwnerVariable, `${owner}@${pidNamespace}`];
+  // `--unsetenv` of a name nothing sets: the mark is in bwrap's argv only, the command's
+  // environment stays exactly the session's (§7.9).
+  return ['--unsetenv', `${sandboxOwnerVariable}_${owner}_${pidNamespace}`];
 }
 
 /**
@@ -605,12 +607,12 @@ function markedSandboxes(): Array<{ readonly pid: number; readonly owner: string
   for (const name of names) {
     if (!/^[0-9]+$/.test(name)) continue;
     const argv = (readText(`/proc/${name}/cmdline`) ?? '').split('\0');
-    const at = argv.indexOf(sandboxOwnerVariable);
-    const mark = argv[at + 1];
-    if (at < 1 || argv[at - 1] !== '--setenv' || mark === undefined || !mark.endsWith(`@${pidNamespace}`)) continue;
+    const at = argv.findIndex((argument, index) => index > 0 && argv[index - 1] === '--unsetenv' && argument.startsWith(`${sandboxOwnerVariable}_`));
+    const mark = at < 0 ? undefined : (argv[at] as string).slice(sandboxOwnerVariable.length + 1);
+    if (mark === undefined || !mark.endsWith(`_${pidNamespace}`)) continue;
     const realUid = /^Uid:\s+([0-9]+)/m.exec(readText(`/proc/${name}/status`) ?? '')?.[1];
     if (uid !== undefined && realUid !== String(uid)) continue;
-    found.push({ pid: Number(name), owner: mark.slice(0, mark.lastIndexOf('@')) });
+    found.push({ pid: Number(name), owner: mark.slice(0, mark.lastIndexOf('_')) });
   }
   return found;
 }
