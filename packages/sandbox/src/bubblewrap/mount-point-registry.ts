@@ -159,10 +159,9 @@ const removerWaitMs = 5_000;
  * waits overlap. The sweep stays synchronous — registration relies on no sweep of this process
  * being half done (`#removalsTouching`) — so this thread blocks while a few worker threads run the
  * same `removeIfStillOurs` on the nodes of one depth. The threads are this very file (only `node:`
- * imports), started by the first release's sweep — not by the start-up recovery, which runs just
- * before the first command, so the threads would start while it runs (bash-memory.test.ts
- * measures memory then) — and used once they said they are ready; until then, or if they cannot
- * start, or do not answer in time, the nodes are removed here one by one, as before.
+ * imports), started by the first release's sweep (never while a call runs, bash-memory.test.ts
+ * measures the process's memory during one) and used once they said they are ready; until then, or if they
+ * cannot start, or do not answer in time, the nodes are removed here one by one, as before.
  */
 class ParallelRemover {
   static #shared: ParallelRemover | undefined;
