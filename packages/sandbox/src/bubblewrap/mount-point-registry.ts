@@ -159,8 +159,7 @@ const removerWaitMs = 5_000;
  * waits overlap. The sweep stays synchronous — registration relies on no sweep of this process
  * being half done (`#removalsTouching`) — so this thread blocks while a few worker threads run the
  * same `removeIfStillOurs` on the nodes of one depth. The threads are this very file (only `node:`
- * imports), started by the first release's sweep (never while a call runs, bash-memory.test.ts
- * measures the process's memory during one) and used once they said they are ready; until then, or if they
+ * imports), started on first use and used once they said they are ready; until then, or if they
  * cannot start, or do not answer in time, the nodes are removed here one by one, as before.
  */
 class ParallelRemover {
@@ -233,10 +232,8 @@ export async function mountPointRemoverThreads(): Promise<{ readonly handled: ()
 }
 
 /** Remove each node of one depth (see `ParallelRemover`). */
-function removeAllIfStillOurs(nodes: readonly PlantedNode[], sideBySide: boolean): RemovalOutcome[] {
-  // Only a release's sweep starts the threads (right after a call, not while one runs); start-up
-  // recovery and the reaper remove one by one.
-  if (sideBySide && nodes.length > 1) {
+function removeAllIfStillOurs(nodes: readonly PlantedNode[]): RemovalOutcome[] {
+  if (nodes.length > 1) {
     const outcomes = ParallelRemover.shared().removeAll(nodes);
     if (outcomes !== undefined) return outcomes;
   }
@@ -318,14 +315,11 @@ export class MountPointRegistry {
     const from = `${this.directory}/${claim.file}`;
     if (claim.created.length === 0) fs.rmSync(from, { force: true });
     else fs.renameSync(from, `${this.directory}/${claim.file.replace(/^active\./, 'left.')}`);
-    return this.sweep({ sideBySide: true }).failures;
+    return this.sweep().failures;
   }
 
-  /**
-   * Remove every leftover node no standing claim needs. Also start-up recovery and the reaper's job.
-   * `sideBySide` (a release's sweep): the nodes of one depth go through the remover threads.
-   */
-  sweep(options: { readonly sideBySide?: boolean } = {}): { readonly failures: string[]; readonly pendingDead: boolean } {
+  /** Remove every leftover node no standing claim needs. Also start-up recovery and the reaper's job. */
+  sweep(): { readonly failures: string[]; readonly pendingDead: boolean } {
     const snapshot = this.#snapshot();
     const candidates = new Map<string, PlantedNode>();
     for (const record of snapshot.leftovers.values()) {
@@ -344,7 +338,7 @@ export class MountPointRegistry {
       const removable = [...candidates.values()].filter((node) => !isStoodOn(node.path, standing));
       // Deepest first; the nodes of one depth are never below each other, so they go at once.
       for (const level of byDepthDeepestFirst(removable)) {
-        const outcomes = removeAllIfStillOurs(level, options.sideBySide === true);
+        const outcomes = removeAllIfStillOurs(level);
         level.forEach((node, index) => {
           const outcome = outcomes[index]!;
           if (outcome === 'failed') failures.push(node.path);
