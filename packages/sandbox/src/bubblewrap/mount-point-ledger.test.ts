@@ -2,7 +2,6 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MountPointLedger } from './mount-point-ledger.js';
-import { mountPointRemoverThreads } from './mount-point-registry.js';
 import { makeTempDirectory } from './test-support/run-wrapped.js';
 
 let root: string;
@@ -65,29 +64,6 @@ describe('MountPointLedger', () => {
     expect((await fs.readdir(root)).sort()).toEqual(['.envrc', '.idea', '.vscode', 'commondir', 'target']);
     expect(await fs.readFile(envrc, 'utf8')).toBe('export A=1\n');
     expect(await fs.readFile(commondir, 'utf8')).toBe('../evil\n');
-  });
-
-  it('removes the nodes of one depth side by side in remover threads, with the same care (issue 25)', async () => {
-    const threads = await mountPointRemoverThreads();
-    if (threads === undefined) throw new Error('the remover threads did not start');
-    const before = threads.handled();
-    const empty = Array.from({ length: 6 }, (_, index) => path.join(root, `.empty-${index}`));
-    const filled = path.join(root, '.vscode');
-    const changed = path.join(root, 'commondir');
-    const planted = path.join(root, 'config');
-    const link = path.join(root, '.idea');
-    const held = claim(new MountPointLedger(registry, { reaper: false }), [...empty, filled, changed, planted, link], [], new Map([[changed, '.\n'], [planted, '.\n']]));
-    for (const folder of [...empty, filled]) await fs.mkdir(folder);
-    await fs.writeFile(path.join(filled, 'settings.json'), '{}');
-    await fs.writeFile(changed, '../evil\n');
-    await fs.writeFile(planted, '.\n');
-    await fs.mkdir(path.join(root, 'target'));
-    await fs.symlink(path.join(root, 'target'), link);
-    await held.release();
-    expect(threads.handled() - before).toBe(10);
-    expect((await fs.readdir(root)).sort()).toEqual(['.idea', '.vscode', 'commondir', 'target']);
-    expect(await fs.readFile(changed, 'utf8')).toBe('../evil\n');
-    expect(await fs.readdir(path.join(root, 'target'))).toEqual([]);
   });
 
   it('removes a file mount point that still holds exactly what was planted', async () => {

@@ -1,7 +1,6 @@
 // Only `node:` imports and erasable types here: the reaper (`runMountPointReaper`) runs this very
 // file in a detached Node process, from `dist/` or, under the tests, from the TypeScript source.
 import * as fs from 'node:fs';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
 /** A host node OpenWork created as a mount point: an empty folder, or a file holding `content`. */
 export interface PlantedNode {
@@ -133,128 +132,6 @@ function removeIfStillOurs(node: PlantedNode): 'resolved' | 'not-empty' | 'faile
   }
 }
 
-/** `nodes` grouped by depth, deepest group first. */
-function byDepthDeepestFirst(nodes: readonly PlantedNode[]): PlantedNode[][] {
-  const levels = new Map<number, PlantedNode[]>();
-  for (const node of nodes) {
-    const level = depth(node.path);
-    const group = levels.get(level);
-    if (group === undefined) levels.set(level, [node]);
-    else group.push(node);
-  }
-  return [...levels.keys()].sort((a, b) => b - a).map((level) => levels.get(level)!);
-}
-
-type RemovalOutcome = ReturnType<typeof removeIfStillOurs>;
-const outcomeCodes: readonly RemovalOutcome[] = ['resolved', 'not-empty', 'failed'];
-const removerRole = 'openwork-mount-point-remover';
-/** Threads that remove nodes side by side, and how long a sweep waits for them before doing the rest itself. */
-const removerThreads = 4;
-const removerWaitMs = 5_000;
-
-/**
- * Removing a folder that was a mount point of a sandbox that just ended waits for the kernel to
- * detach that mount (an RCU grace period, milliseconds on a loaded machine), one folder after the
- * other: 10–80 ms per bash call for its ~10 mount points (issue 25). Removed side by side the
- * waits overlap. The sweep stays synchronous — registration relies on no sweep of this process
- * being half done (`#removalsTouching`) — so this thread blocks while a few worker threads run the
- * same `removeIfStillOurs` on the nodes of one depth. The threads are this very file (only `node:`
- * imports), started on first use and used once they said they are ready; until then, or if they
- * cannot start, or do not answer in time, the nodes are removed here one by one, as before.
- */
-class ParallelRemover {
-  static #shared: ParallelRemover | undefined;
-  readonly #workers: Worker[] = [];
-  #ready = 0;
-  #broken = false;
-  readonly #started: Promise<boolean>;
-  /** Nodes the threads removed (or left) so far. */
-  handled = 0;
-
-  static shared(): ParallelRemover {
-    ParallelRemover.#shared ??= new ParallelRemover();
-    return ParallelRemover.#shared;
-  }
-
-  /** Resolves with whether every thread started (tests). */
-  get started(): Promise<boolean> {
-    return this.#started;
-  }
-
-  private constructor() {
-    let settle: (ready: boolean) => void = () => undefined;
-    this.#started = new Promise((resolve) => (settle = resolve));
-    try {
-      for (let index = 0; index < removerThreads; index += 1) {
-        const worker = new Worker(new URL(mountPointRegistryModule), { workerData: { [removerRole]: true } });
-        worker.on('message', (message: unknown) => {
-          if (message === 'ready' && (this.#ready += 1) === removerThreads) settle(true);
-        });
-        worker.on('error', () => ((this.#broken = true), settle(false)));
-        worker.on('exit', () => ((this.#broken = true), settle(false)));
-        worker.unref(); // after the listeners, which would hold the process open otherwise
-        this.#workers.push(worker);
-      }
-    } catch {
-      this.#broken = true;
-      settle(false);
-    }
-  }
-
-  /** The outcome of each node, in order; `undefined` when the threads are not (yet) there. */
-  removeAll(nodes: readonly PlantedNode[]): RemovalOutcome[] | undefined {
-    if (this.#broken || this.#ready < this.#workers.length) return undefined;
-    const results = new Int32Array(new SharedArrayBuffer(4 * (nodes.length + 1)));
-    this.#workers.forEach((worker, first) => worker.postMessage({ nodes, results: results.buffer, first, step: this.#workers.length }));
-    const deadline = Date.now() + removerWaitMs;
-    for (let done = Atomics.load(results, 0); done < nodes.length; done = Atomics.load(results, 0)) {
-      const left = deadline - Date.now();
-      if (left <= 0) {
-        this.#broken = true; // a stuck or dead thread: from now on everything is removed here
-        break;
-      }
-      Atomics.wait(results, 0, done, left);
-    }
-    this.handled += Atomics.load(results, 0);
-    // What a thread did not report (it ended or was too slow) is removed here.
-    return nodes.map((node, index) => outcomeCodes[Atomics.load(results, index + 1) - 1] ?? removeIfStillOurs(node));
-  }
-}
-
-/**
- * Starts the remover threads and resolves, once they are ready, with how many nodes they have
- * handled so far (`undefined` when they cannot start).
- * @internal for the tests; not exported from the package.
- */
-export async function mountPointRemoverThreads(): Promise<{ readonly handled: () => number } | undefined> {
-  const remover = ParallelRemover.shared();
-  return (await remover.started) ? { handled: () => remover.handled } : undefined;
-}
-
-/** Remove each node of one depth (see `ParallelRemover`). */
-function removeAllIfStillOurs(nodes: readonly PlantedNode[]): RemovalOutcome[] {
-  if (nodes.length > 1) {
-    const outcomes = ParallelRemover.shared().removeAll(nodes);
-    if (outcomes !== undefined) return outcomes;
-  }
-  return nodes.map(removeIfStillOurs);
-}
-
-/** A remover thread (`ParallelRemover`): every `step`-th node from `first`, outcome codes into `results`. */
-function serveRemovals(): void {
-  parentPort?.on('message', (job: { nodes: PlantedNode[]; results: SharedArrayBuffer; first: number; step: number }) => {
-    const results = new Int32Array(job.results);
-    for (let index = job.first; index < job.nodes.length; index += job.step) {
-      Atomics.store(results, index + 1, outcomeCodes.indexOf(removeIfStillOurs(job.nodes[index]!)) + 1);
-      Atomics.add(results, 0, 1);
-      Atomics.notify(results, 0);
-    }
-  });
-  parentPort?.postMessage('ready');
-}
-
-if (!isMainThread && (workerData as Record<string, unknown> | null)?.[removerRole] === true) serveRemovals();
-
 /**
  * The machine-wide record of the host mount points OpenWork planted (architecture §3.7 "many at
  * once", "crashes"): one folder, one file per call, no lock. A call registers (`register`) before
@@ -335,16 +212,12 @@ export class MountPointRegistry {
       const resolved = new Set<string>();
       const failures: string[] = [];
       let removed = false;
-      const removable = [...candidates.values()].filter((node) => !isStoodOn(node.path, standing));
-      // Deepest first; the nodes of one depth are never below each other, so they go at once.
-      for (const level of byDepthDeepestFirst(removable)) {
-        const outcomes = removeAllIfStillOurs(level);
-        level.forEach((node, index) => {
-          const outcome = outcomes[index]!;
-          if (outcome === 'failed') failures.push(node.path);
-          else if (outcome === 'resolved' || !this.#hasPendingBelow(node.path, snapshot, resolved)) resolved.add(node.path);
-          removed ||= outcome === 'resolved';
-        });
+      for (const node of [...candidates.values()].sort((a, b) => depth(b.path) - depth(a.path))) {
+        if (isStoodOn(node.path, standing)) continue;
+        const outcome = removeIfStillOurs(node);
+        if (outcome === 'failed') failures.push(node.path);
+        else if (outcome === 'resolved' || !this.#hasPendingBelow(node.path, snapshot, resolved)) resolved.add(node.path);
+        removed ||= outcome === 'resolved';
       }
       if (removed) this.#write('generation', { created: [], stands: [] }, 'generation');
       this.#prune(snapshot, resolved);
