@@ -3,31 +3,14 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ToolResult, type ToolResult as Result } from '@openwork/tools-contract';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBashFixture, requireBubblewrap, type BashFixture } from '../test-support/bash-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { backgroundFixtures, backgroundTaskOf } from '../test-support/background-fixtures.js';
+import type { BashFixture } from '../test-support/bash-fixture.js';
 import { eventually, livingProcessesWith } from '../test-support/process-table.js';
-import type { BackgroundTaskArtifact } from './background-task-state.js';
 
-const fixtures: BashFixture[] = [];
-async function bashFixture(): Promise<BashFixture> {
-  const fixture = await createBashFixture();
-  fixtures.push(fixture);
-  return fixture;
-}
-beforeAll(requireBubblewrap);
-afterEach(async () => {
-  for (const fixture of fixtures.splice(0)) {
-    await fixture.session.backgroundTasks.close();
-    await fixture.cleanup();
-  }
-});
+const { create: bashFixture } = backgroundFixtures();
 
-/** The `background_task` artifact of a result. */
-function task(result: Result): BackgroundTaskArtifact {
-  const artifact = result.artifacts.find((candidate) => candidate.kind === 'background_task');
-  expect(artifact, ToolResult.text(result)).toBeDefined();
-  return artifact as unknown as BackgroundTaskArtifact;
-}
+const task = backgroundTaskOf;
 
 /** A loopback port nobody listens on right now. */
 async function freePort(): Promise<number> {

@@ -1,23 +1,13 @@
 import { ToolResult, type ToolResult as Result } from '@openwork/tools-contract';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBashFixture, requireBubblewrap, type BashFixture } from '../test-support/bash-fixture.js';
-import type { BackgroundTaskArtifact } from './background-task-state.js';
+import { describe, expect, it } from 'vitest';
+import { backgroundFixtures, backgroundTaskOf } from '../test-support/background-fixtures.js';
 import type { BackgroundTaskJournal, BackgroundTaskJournalEntry } from './background-task-journal.js';
 import { BackgroundTasks } from './background-tasks.js';
 
-const fixtures: BashFixture[] = [];
-beforeAll(requireBubblewrap);
-afterEach(async () => {
-  for (const fixture of fixtures.splice(0)) {
-    await fixture.session.backgroundTasks.close();
-    await fixture.cleanup();
-  }
-});
+const { create, made: fixtures } = backgroundFixtures();
 
 function taskId(result: Result): string {
-  const artifact = result.artifacts.find((candidate) => candidate.kind === 'background_task') as unknown as BackgroundTaskArtifact | undefined;
-  expect(artifact, ToolResult.text(result)).toBeDefined();
-  return artifact?.taskId ?? '';
+  return backgroundTaskOf(result).taskId;
 }
 
 /** A journal kept in memory, as a store would keep it (one entry per task id, last save wins). */
@@ -34,9 +24,8 @@ class MemoryJournal implements BackgroundTaskJournal {
 describe('whose tasks a role reaches (issue 26)', () => {
   it("an explorer reads, types into and stops only the tasks it started, never the default agent's", async () => {
     const tasks = new BackgroundTasks();
-    const main = await createBashFixture({ backgroundTasks: tasks });
-    const explorer = await createBashFixture({ backgroundTasks: tasks, agent: 'explorer' });
-    fixtures.push(main, explorer);
+    const main = await create({ backgroundTasks: tasks });
+    const explorer = await create({ backgroundTasks: tasks, agent: 'explorer' });
     const theirs = taskId(await main.call('bash', { command: 'sleep 60', runInBackground: true, yieldMs: 0, description: 'main task' }));
     const own = taskId(await explorer.call('bash', { command: 'cat', runInBackground: true, yieldMs: 0 }));
 
@@ -63,8 +52,7 @@ describe('whose tasks a role reaches (issue 26)', () => {
 describe('a task outlives nothing, but its record does (issue 26)', () => {
   it('after a restart bash_output says how each task ended: its own end, or killed: the host stopped', async () => {
     const journal = new MemoryJournal();
-    const first = await createBashFixture({ backgroundTasks: new BackgroundTasks({ journal }) });
-    fixtures.push(first);
+    const first = await create({ backgroundTasks: new BackgroundTasks({ journal }) });
     const ended = taskId(await first.call('bash', { command: 'echo bye; exit 4', runInBackground: true, yieldMs: 5_000 }));
     const closed = taskId(await first.call('bash', { command: 'echo unread-before-close; sleep 60', runInBackground: true, yieldMs: 0 }));
     // Unread when the session closes: the record keeps it.
@@ -75,8 +63,7 @@ describe('a task outlives nothing, but its record does (issue 26)', () => {
     // A host killed with -9 never saves the end: the record stays as the start saved it.
     journal.entries.set('bg-abcdef', { taskId: 'bg-abcdef', command: 'npm run dev', description: 'dev server', state: 'running', exitCode: null, startedAt: new Date().toISOString(), agentRole: 'default' });
 
-    const second = await createBashFixture({ backgroundTasks: new BackgroundTasks({ journal }) });
-    fixtures.push(second);
+    const second = await create({ backgroundTasks: new BackgroundTasks({ journal }) });
     const stopped = await second.call('bash_output', { taskId: 'bg-abcdef' });
     expect(stopped.status).toBe('succeeded');
     expect(ToolResult.text(stopped)).toContain('[task bg-abcdef: killed: the host stopped]');

@@ -1,29 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolResult, type ToolResult as Result } from '@openwork/tools-contract';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBashFixture, requireBubblewrap, type BashFixture } from '../test-support/bash-fixture.js';
-import type { BackgroundTaskArtifact } from './background-task-state.js';
+import { describe, expect, it } from 'vitest';
+import { backgroundFixtures, backgroundTaskOf } from '../test-support/background-fixtures.js';
+import type { BashFixture } from '../test-support/bash-fixture.js';
 import { MAX_INPUT_BYTES } from './background-limits.js';
 
-const fixtures: BashFixture[] = [];
-async function bashFixture(): Promise<BashFixture> {
-  const fixture = await createBashFixture();
-  fixtures.push(fixture);
-  return fixture;
-}
-beforeAll(requireBubblewrap);
-afterEach(async () => {
-  for (const fixture of fixtures.splice(0)) {
-    await fixture.session.backgroundTasks.close();
-    await fixture.cleanup();
-  }
-});
+const { create: bashFixture } = backgroundFixtures();
 
 function taskId(result: Result): string {
-  const artifact = result.artifacts.find((candidate) => candidate.kind === 'background_task') as unknown as BackgroundTaskArtifact | undefined;
-  expect(artifact, ToolResult.text(result)).toBeDefined();
-  return artifact?.taskId ?? '';
+  return backgroundTaskOf(result).taskId;
 }
 
 /** bash_output until `needle` shows up (each read bounded by waitMs; the loop bounds the attempts). */
