@@ -1,4 +1,4 @@
-import { lstat, realpath } from 'node:fs/promises';
+import { lstat, realpath } from './byte-exact-fs.js';
 import { isSameInode } from './is-same-file.js';
 
 /**

@@ -1,3 +1,5 @@
+import { escapePath } from './escaped-path.js';
+
 const marker = Symbol.for('openwork.fs-backend.error');
 
 /**
@@ -29,7 +31,7 @@ export type FileSystemErrorCode =
 export interface FileSystemErrorInit {
   readonly code: FileSystemErrorCode;
   readonly message: string;
-  /** The path the operation was about, when there is one. */
+  /** The path the operation was about, when there is one (exact: raw bytes as U+DC80–U+DCFF, `path-bytes.ts`). */
   readonly path?: string;
   /** The platform error code (`ENOENT`, …) this error was mapped from, when there is one. */
   readonly errno?: string;
@@ -48,7 +50,8 @@ export class FileSystemError extends Error {
   readonly errno: string | undefined;
 
   constructor(init: FileSystemErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    // A path in the message is shown in its `\xNN` form (issue 25): the text reaches a model or a person.
+    super(escapePath(init.message), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'FileSystemError';
     this.code = init.code;
     this.path = init.path;

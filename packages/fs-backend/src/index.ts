@@ -8,6 +8,7 @@ export type {
   ReadLinesOptions,
 } from './async-file-system.js';
 export type { DirectoryEntry } from './directory-entry.js';
+export { escapePath, unescapePath } from './escaped-path.js';
 export type { FileLine, LinesSummary } from './file-line.js';
 export type { FileKind, FileStat } from './file-stat.js';
 export { FileSystemError, type FileSystemErrorCode, type FileSystemErrorInit } from './file-system-error.js';
@@ -18,5 +19,6 @@ export {
   NodeFileSystem,
   type NodeFileSystemOptions,
 } from './node-file-system.js';
+export { hasRawBytes, pathFromBytes, pathToBytes, toNodePath } from './path-bytes.js';
 export { StaleContentError } from './stale-content-error.js';
 export { WriteLocks, type WithLockOptions } from './write-locks.js';

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, type Stats } from 'node:fs';
-import { lstat, readdir, realpath, stat, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type {
   AsyncFileSystem,
@@ -11,6 +10,7 @@ import type {
   ReadFileOptions,
   ReadLinesOptions,
 } from './async-file-system.js';
+import { lstat, lstatExactSync, readdirEntries, readdirEntriesSync, realpath, stat, unlink } from './byte-exact-fs.js';
 import { openCheckedFolder } from './checked-folder.js';
 import type { DirectoryEntry } from './directory-entry.js';
 import type { LinesSummary } from './file-line.js';
@@ -100,22 +100,22 @@ export class NodeFileSystem implements AsyncFileSystem {
     throwIfAborted(options.signal, 'list', path);
     let entries;
     try {
-      entries = await readdir(path, { withFileTypes: true });
+      entries = await readdirEntries(path);
     } catch (error) {
       throw toFileSystemError(error, 'list', path);
     }
     const result: DirectoryEntry[] = [];
-    for (const entry of entries) {
-      let kind = kindOf(entry);
+    for (const { name, dirent } of entries) {
+      let kind = kindOf(dirent);
       if (kind === 'symlink' && options.followSymlinks === true) {
         throwIfAborted(options.signal, 'list', path);
         try {
-          kind = kindOf(await stat(join(path, entry.name)));
+          kind = kindOf(await stat(join(path, name)));
         } catch {
           // Dangling or looping: stays `symlink`.
         }
       }
-      result.push({ name: entry.name, kind });
+      result.push({ name, kind });
     }
     return result;
   }
@@ -130,8 +130,8 @@ export class NodeFileSystem implements AsyncFileSystem {
   listFolderSync(path: string): DirectoryEntry[] | undefined {
     requireAbsolutePath(path, 'list');
     try {
-      const entries = readdirSync(path, { withFileTypes: true }).map((entry): DirectoryEntry => ({ name: entry.name, kind: kindOf(entry) }));
-      return lstatSync(path).isDirectory() ? entries : undefined;
+      const entries = readdirEntriesSync(path).map(({ name, dirent }): DirectoryEntry => ({ name, kind: kindOf(dirent) }));
+      return lstatExactSync(path).isDirectory() ? entries : undefined;
     } catch {
       return undefined;
     }

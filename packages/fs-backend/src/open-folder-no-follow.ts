@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
-import { lstat, mkdir } from 'node:fs/promises';
+import { lstat, mkdir } from './byte-exact-fs.js';
 import { closeDescriptor, descriptorPath, O_PATH, openDescriptor } from './descriptor-paths.js';
+import { toNodePath } from './path-bytes.js';
 import { FileSystemError } from './file-system-error.js';
 import { toFileSystemError } from './to-file-system-error.js';
 
@@ -42,7 +43,7 @@ async function notAFolder(error: unknown, parent: number, component: string, rea
 async function openChild(parent: number, component: string, reached: string, create: boolean, purpose: WalkPurpose): Promise<number> {
   const child = descriptorPath(parent, component);
   try {
-    return await openDescriptor(child, folderFlags);
+    return await openDescriptor(toNodePath(child), folderFlags);
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'ENOENT' && create) {

@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { open } from './byte-exact-fs.js';
 import { FileSystemError } from './file-system-error.js';
 import { toFileSystemError } from './to-file-system-error.js';
 

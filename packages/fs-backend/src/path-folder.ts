@@ -1,5 +1,5 @@
 import type { BigIntStats } from 'node:fs';
-import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { lstat, mkdir, realpath } from './byte-exact-fs.js';
 import { join } from 'node:path';
 import type { CheckedFolder } from './checked-folder.js';
 import { describeFolderNow, whyFolderMoved } from './describe-folder-now.js';

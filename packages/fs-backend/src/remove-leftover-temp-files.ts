@@ -1,4 +1,4 @@
-import { lstat, readdir, unlink } from 'node:fs/promises';
+import { lstat, readdirNames, unlink } from './byte-exact-fs.js';
 import { join } from 'node:path';
 import { matchAtomicTempFileName } from './atomic-temp-file-name.js';
 import type { CheckedFolder } from './checked-folder.js';
@@ -25,7 +25,7 @@ function isProcessAlive(pid: number): boolean {
 export async function removeLeftoverTempFiles(folder: CheckedFolder, targetName: string, attemptStartedMs: number): Promise<number> {
   let names: string[];
   try {
-    names = await readdir(folder.ownPath);
+    names = await readdirNames(folder.ownPath);
   } catch {
     return 0;
   }

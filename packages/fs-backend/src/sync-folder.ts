@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open } from './byte-exact-fs.js';
 
 /**
  * fsync a folder, so that a rename into it survives a crash: opened read-only at `openPath` (for a

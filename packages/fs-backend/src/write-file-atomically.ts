@@ -1,6 +1,6 @@
 import { constants, type BigIntStats, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { lstat, open, rename, unlink } from 'node:fs/promises';
+import { lstat, open, rename, unlink } from './byte-exact-fs.js';
 import { basename, dirname, join } from 'node:path';
 import type { AtomicWriteOptions, AtomicWriteResult } from './async-file-system.js';
 import { atomicTempFileName } from './atomic-temp-file-name.js';

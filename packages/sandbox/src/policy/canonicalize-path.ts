@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { pathFromBytes, toNodePath } from '@openwork/fs-backend';
 import { SandboxConfigurationError } from './sandbox-error.js';
 
 /**
@@ -153,15 +154,30 @@ function kindOf(stats: fs.Stats): 'symlink' | 'directory' | 'other' {
   return stats.isDirectory() ? 'directory' : 'other';
 }
 
+// Paths are strings whose U+DC80–U+DCFF stand for bytes that are not UTF-8 (issue 25,
+// `@openwork/fs-backend` "File names"): the kernel gets those bytes, and a real path that Node
+// decoded with a U+FFFD is read again as bytes, so the path checked is exactly the one used.
+const REPLACEMENT = '\uFFFD';
+
+async function realpathAsync(path: string): Promise<string> {
+  const real = await fs.promises.realpath(toNodePath(path), 'utf8');
+  return real.includes(REPLACEMENT) ? pathFromBytes(await fs.promises.realpath(toNodePath(path), 'buffer')) : real;
+}
+
+function realpathSync(path: string): string {
+  const real = fs.realpathSync.native(toNodePath(path), 'utf8');
+  return real.includes(REPLACEMENT) ? pathFromBytes(fs.realpathSync.native(toNodePath(path), 'buffer')) : real;
+}
+
 async function answerAsync(probe: Probe): Promise<ProbeAnswer> {
   try {
     switch (probe.op) {
       case 'lstat':
-        return { kind: kindOf(await fs.promises.lstat(probe.path)) };
+        return { kind: kindOf(await fs.promises.lstat(toNodePath(probe.path))) };
       case 'stat':
-        return { kind: kindOf(await fs.promises.stat(probe.path)) };
+        return { kind: kindOf(await fs.promises.stat(toNodePath(probe.path))) };
       case 'realpath':
-        return { real: await fs.promises.realpath(probe.path) };
+        return { real: await realpathAsync(probe.path) };
     }
   } catch (error) {
     return { error: errorCode(error) };
@@ -172,11 +188,11 @@ function answerSync(probe: Probe): ProbeAnswer {
   try {
     switch (probe.op) {
       case 'lstat':
-        return { kind: kindOf(fs.lstatSync(probe.path)) };
+        return { kind: kindOf(fs.lstatSync(toNodePath(probe.path))) };
       case 'stat':
-        return { kind: kindOf(fs.statSync(probe.path)) };
+        return { kind: kindOf(fs.statSync(toNodePath(probe.path))) };
       case 'realpath':
-        return { real: fs.realpathSync.native(probe.path) };
+        return { real: realpathSync(probe.path) };
     }
   } catch (error) {
     return { error: errorCode(error) };
