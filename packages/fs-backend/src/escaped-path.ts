@@ -70,5 +70,5 @@ function unescapeName(name: string): string | undefined {
   }
   // Bytes that form valid UTF-8 together become characters here, and then show differently.
   const decoded = pathFromBytes(pathToBytes(raw));
-  return escapeName(decoded) === canonical ? decoded : undefined;
+  return hasRawBytes(decoded) && escapeName(decoded) === canonical ? decoded : undefined;
 }

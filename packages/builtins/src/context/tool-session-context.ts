@@ -1,4 +1,4 @@
-import { NodeFileSystem, WriteLocks, type AsyncFileSystem } from '@openwork/fs-backend';
+import { escapePath, NodeFileSystem, WriteLocks, type AsyncFileSystem } from '@openwork/fs-backend';
 import { NodeProcessBackend, type ProcessBackend } from '@openwork/process-backend';
 import {
   canonicalizePathSync,
@@ -20,6 +20,7 @@ import { SpillDirectory } from '../spill/spill-directory.js';
 import { BuiltinsError } from './builtins-error.js';
 import { createCheckedPath, type CheckedPath } from './checked-path.js';
 import { displayPath } from './display-path.js';
+import { chooseSpelling } from './choose-spelling.js';
 import { expandHome } from './expand-home.js';
 import { localEnvironment } from './local-environment.js';
 import type { PathCheck } from './path-check.js';
@@ -174,19 +175,23 @@ export class ToolSessionContext {
    * against the working directory, remove `.`/`..` textually, canonicalise (`must-exist`: the
    * target; `may-create`: the deepest existing ancestor, refusing dangling links on the way), then
    * `checkAccess` the real path under `policy` — the policy stamped on this call. `tool` names the
-   * tool in the retry hint of a denial (architecture §3.5).
+   * tool in the retry hint of a denial (architecture §3.5). A name spelled with `\xNN` bytes (how
+   * results show a name that is not UTF-8) means those bytes unless the text as written exists
+   * (issue 25, `chooseSpelling`).
    */
   async resolvePath(input: string, access: PathAccess, intent: PathIntent, policy: SandboxPolicy, tool: string): Promise<PathCheck> {
     const expanded = expandHome(input, this.homeDirectory);
     if (!expanded.ok) return failure('invalid_arguments', expanded.message);
-    const result = await resolveCheckedPath(policy, expanded.path, { cwd: this.workingDirectory, intent, access, tool });
+    const spelled = await chooseSpelling(expanded.path, intent, this.workingDirectory);
+    if (!spelled.ok) return failure('invalid_arguments', spelled.message);
+    const result = await resolveCheckedPath(policy, spelled.path, { cwd: this.workingDirectory, intent, access, tool });
     switch (result.status) {
       case 'unresolvable':
-        return failure(result.problem === 'empty' || result.problem === 'nul-byte' ? 'invalid_arguments' : 'execution_failed', result.message);
+        return failure(result.problem === 'empty' || result.problem === 'nul-byte' ? 'invalid_arguments' : 'execution_failed', escapePath(result.message));
       case 'denied':
         return {
           ok: false,
-          error: new ToolExecutionError('permission_denied', result.decision.message, { sandboxDenied: result.decision.sandboxDenied }),
+          error: new ToolExecutionError('permission_denied', escapePath(result.decision.message), { sandboxDenied: result.decision.sandboxDenied }),
         };
       case 'allowed':
         return {

@@ -1,3 +1,4 @@
+import { escapePath } from '@openwork/fs-backend';
 import type { ToolExecutionError } from '@openwork/tools-contract';
 import type { CheckedPath } from '../context/checked-path.js';
 import { confirmPathUnchanged } from '../context/confirm-path-unchanged.js';
@@ -7,7 +8,8 @@ import { compareNames } from './compare-names.js';
 
 /**
  * §7.8: the entries of one directory as list and read show them: sorted by name, hidden entries
- * included, directories (and links to them, so they can be listed next) ending with `/`. Thrown
+ * included, directories (and links to them, so they can be listed next) ending with `/`, bytes of a
+ * name that are not UTF-8 as `\xNN` (issue 25: the spelling read and list take back). Thrown
  * away when the path was swapped for a link while it was read.
  */
 export async function listDirectory(session: ToolSessionContext, directory: CheckedPath, tool: string, signal: AbortSignal): Promise<string[] | ToolExecutionError> {
@@ -16,7 +18,7 @@ export async function listDirectory(session: ToolSessionContext, directory: Chec
   if (moved !== undefined) return moved;
   return entries
     .sort((left, right) => compareNames(left.name, right.name))
-    .map((entry) => (entry.kind === 'directory' ? `${entry.name}/` : entry.name));
+    .map((entry) => (entry.kind === 'directory' ? `${escapePath(entry.name)}/` : escapePath(entry.name)));
 }
 
 /** The entries of one page from the 0-based `start`: at most `limit`, and at most 31,488 bytes after the first. */

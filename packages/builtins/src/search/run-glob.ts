@@ -1,4 +1,5 @@
 import { lstatSync } from 'node:fs';
+import { toNodePath } from '@openwork/fs-backend';
 import { NodeFileSystem } from '@openwork/fs-backend';
 import type { SandboxPolicy } from '@openwork/sandbox';
 import type { CheckedPath } from '../context/checked-path.js';
@@ -70,7 +71,7 @@ export async function runGlob(run: GlobRun): Promise<GlobTally> {
         }
       }
       if (local) {
-        const found = lstatSync(file.path, { throwIfNoEntry: false });
+        const found = lstatSync(toNodePath(file.path), { throwIfNoEntry: false });
         newest.offer({ displayPath: file.displayPath, mtimeMs: found !== undefined && Number.isFinite(found.mtimeMs) ? found.mtimeMs : undefined, seq });
         return;
       }

@@ -3,6 +3,7 @@
 // session's file system is the plain `NodeFileSystem`, with the same rules: regular files only,
 // O_NONBLOCK so a FIFO swapped in cannot hang the read, and no symbolic link followed.
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
+import { pathToBytes, toNodePath } from '@openwork/fs-backend';
 import type { FileOutcome } from './file-outcome.js';
 import { LongLineProbe, RegionAssembler } from './region-assembler.js';
 import { BINARY_PROBE_BYTES, MAX_SEARCH_LINE_BYTES } from './search-limits.js';
@@ -30,7 +31,10 @@ const hasProcFileDescriptors = process.platform === 'linux';
 function isTheCheckedFile(descriptor: number, path: string): boolean {
   if (!hasProcFileDescriptors) return true;
   try {
-    return readlinkSync(`/proc/self/fd/${descriptor}`) === path;
+    const nodePath = toNodePath(path);
+    // A path with bytes that are not UTF-8 (issue 25) is compared as bytes.
+    if (typeof nodePath === 'string') return readlinkSync(`/proc/self/fd/${descriptor}`) === path;
+    return readlinkSync(`/proc/self/fd/${descriptor}`, 'buffer').equals(pathToBytes(path));
   } catch {
     return true;
   }
@@ -72,7 +76,7 @@ function readWhole(descriptor: number, size: number): Buffer {
 export function scanLocalFile(path: string, scan: (region: Buffer, last: boolean) => boolean, stopsEarly = false): FileOutcome {
   let descriptor: number;
   try {
-    descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    descriptor = openSync(toNodePath(path), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch {
     return 'unreadable';
   }

@@ -1,4 +1,4 @@
-import { NodeFileSystem, type DirectoryEntry } from '@openwork/fs-backend';
+import { escapePath, NodeFileSystem, type DirectoryEntry } from '@openwork/fs-backend';
 import type { SandboxPolicy } from '@openwork/sandbox';
 import type { CheckedPath } from '../context/checked-path.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
@@ -13,7 +13,7 @@ export interface WalkedFile {
   readonly path: string;
   /** Relative to the search root, `/`-separated: what glob patterns are matched against. */
   readonly relativePath: string;
-  /** How results show it: relative to the workspace when inside it (§7.6). */
+  /** How results show it: relative to the workspace when inside it (§7.6), bytes that are not UTF-8 as `\xNN` (issue 25). */
   readonly displayPath: string;
 }
 
@@ -170,7 +170,7 @@ class SearchWalk {
       }
       if (options.accept !== undefined && !options.accept(entryRelative)) continue;
       if (options.shouldStop()) return false;
-      const shown = this.#roots.has(entryPath) ? options.session.displayPath(entryPath) : `${shownPrefix}${entry.name}`;
+      const shown = this.#roots.has(entryPath) ? options.session.displayPath(entryPath) : `${shownPrefix}${escapePath(entry.name)}`;
       await options.onFile({ path: entryPath, relativePath: entryRelative, displayPath: shown });
     }
     return true;
