@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, type BigIntStats, type Dirent, type MakeDirectoryOptions, type Mode, type Stats } from 'node:fs';
+import { type BigIntStats, type Dirent, type MakeDirectoryOptions, type Mode, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { pathFromBytes, toNodePath } from './path-bytes.js';
 
@@ -66,14 +66,4 @@ function exactEntries(entries: Dirent<string>[], again: () => Dirent<Buffer>[] |
 export async function readdirEntries(path: string): Promise<ExactDirent[]> {
   const entries = await fs.readdir(toNodePath(path), { withFileTypes: true, encoding: 'utf8' });
   return exactEntries(entries, () => fs.readdir(toNodePath(path), { withFileTypes: true, encoding: 'buffer' }));
-}
-
-/** Synchronous `readdirEntries`. */
-export function readdirEntriesSync(path: string): ExactDirent[] {
-  const entries = readdirSync(toNodePath(path), { withFileTypes: true, encoding: 'utf8' });
-  return exactEntries(entries, () => readdirSync(toNodePath(path), { withFileTypes: true, encoding: 'buffer' })) as ExactDirent[];
-}
-
-export function lstatExactSync(path: string): Stats {
-  return lstatSync(toNodePath(path));
 }

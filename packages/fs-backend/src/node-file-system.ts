@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Stats } from 'node:fs';
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type {
   AsyncFileSystem,
@@ -10,7 +10,7 @@ import type {
   ReadFileOptions,
   ReadLinesOptions,
 } from './async-file-system.js';
-import { lstat, lstatExactSync, readdirEntries, readdirEntriesSync, realpath, stat, unlink } from './byte-exact-fs.js';
+import { lstat, readdirEntries, realpath, stat, unlink } from './byte-exact-fs.js';
 import { openCheckedFolder } from './checked-folder.js';
 import type { DirectoryEntry } from './directory-entry.js';
 import type { LinesSummary } from './file-line.js';
@@ -21,6 +21,7 @@ import { forEachChunk } from './for-each-chunk.js';
 import { hashOpenFile } from './hash-open-file.js';
 import { LineSplitter } from './line-splitter.js';
 import { openRegularFile } from './open-regular-file.js';
+import { pathFromBytes, toNodePath } from './path-bytes.js';
 import { requireAbsolutePath } from './require-absolute-path.js';
 import { throwIfAborted } from './throw-if-aborted.js';
 import { toFileSystemError } from './to-file-system-error.js';
@@ -130,8 +131,13 @@ export class NodeFileSystem implements AsyncFileSystem {
   listFolderSync(path: string): DirectoryEntry[] | undefined {
     requireAbsolutePath(path, 'list');
     try {
-      const entries = readdirEntriesSync(path).map(({ name, dirent }): DirectoryEntry => ({ name, kind: kindOf(dirent) }));
-      return lstatExactSync(path).isDirectory() ? entries : undefined;
+      const nodePath = toNodePath(path);
+      let entries = readdirSync(nodePath, { withFileTypes: true }).map((entry): DirectoryEntry => ({ name: entry.name, kind: kindOf(entry) }));
+      // Issue 25: a U+FFFD may be a byte that is not UTF-8; only then is the folder read as bytes.
+      if (entries.some((entry) => entry.name.includes('\uFFFD'))) {
+        entries = readdirSync(nodePath, { withFileTypes: true, encoding: 'buffer' }).map((entry): DirectoryEntry => ({ name: pathFromBytes(entry.name), kind: kindOf(entry) }));
+      }
+      return lstatSync(nodePath).isDirectory() ? entries : undefined;
     } catch {
       return undefined;
     }
