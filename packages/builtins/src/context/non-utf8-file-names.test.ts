@@ -143,6 +143,14 @@ describe('issue 25: a file name that is not valid UTF-8', () => {
     expect((await errorOf('write', { path: 'link\\xE9/o\\xE9', content: 'x' })).code).toBe('permission_denied');
     expect(readFileSync(hostPath(fixture.outside, 'o', 0xe9), 'utf8')).toBe('outside\n');
     expect(await text('glob', { pattern: '**/o*' })).toMatch(/^No files/);
+    // A link with such a name into the OpenWork home: prepare already reports the hard-protected target.
+    await mkdir(fixture.openworkHome, { recursive: true });
+    symlinkSync(fixture.openworkHome, hostPath(fixture.workspace, 'home', 0xe9));
+    const prepared = fixture.toolset.prepare('write', { path: 'home\\xE9/x.txt', content: 'x' });
+    const protectedText = prepared.ok ? prepared.call.inspection.protectedTarget : undefined;
+    expect(protectedText).toMatch(/^Permission denied: .* is protected and cannot be changed by tools\.$/);
+    expect(/\p{Cs}/u.test(protectedText ?? '')).toBe(false);
+    expect((await errorOf('write', { path: 'home\\xE9/x.txt', content: 'x' })).code).toBe('permission_denied');
   });
 
   it('bash refuses a workdir with such a name, saying why, instead of starting elsewhere; cd in the command works', async () => {

@@ -1,4 +1,4 @@
-import { escapePath, NodeFileSystem, WriteLocks, type AsyncFileSystem } from '@openwork/fs-backend';
+import { escapePath, NodeFileSystem, unescapePath, WriteLocks, type AsyncFileSystem } from '@openwork/fs-backend';
 import { NodeProcessBackend, type ProcessBackend } from '@openwork/process-backend';
 import {
   canonicalizePathSync,
@@ -243,10 +243,15 @@ export class ToolSessionContext {
   protectedTarget(input: string): string | undefined {
     const expanded = expandHome(input, this.homeDirectory);
     if (!expanded.ok) return undefined;
-    const resolution = canonicalizePathSync(expanded.path, { cwd: this.workingDirectory, intent: 'may-create' });
-    if (!resolution.ok) return undefined;
-    const decision = checkAccess(this.#tierOnePolicy(), resolution.path, 'write', 'file-tool');
-    return !decision.allowed && decision.tier === 'hard-protected' ? decision.message : undefined;
+    // Issue 25: the call may mean the path as written or its `\xNN` spelling decoded; either protected counts.
+    for (const candidate of [expanded.path, unescapePath(expanded.path)]) {
+      if (candidate === undefined) continue;
+      const resolution = canonicalizePathSync(candidate, { cwd: this.workingDirectory, intent: 'may-create' });
+      if (!resolution.ok) continue;
+      const decision = checkAccess(this.#tierOnePolicy(), resolution.path, 'write', 'file-tool');
+      if (!decision.allowed && decision.tier === 'hard-protected') return escapePath(decision.message);
+    }
+    return undefined;
   }
 
   #tierOnePolicy(): SandboxPolicy {
