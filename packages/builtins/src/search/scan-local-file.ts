@@ -3,7 +3,7 @@
 // session's file system is the plain `NodeFileSystem`, with the same rules: regular files only,
 // O_NONBLOCK so a FIFO swapped in cannot hang the read, and no symbolic link followed.
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
-import { pathToBytes, toNodePath } from '@openwork/fs-backend';
+import { toNodePath } from '@openwork/fs-backend';
 import type { FileOutcome } from './file-outcome.js';
 import { LongLineProbe, RegionAssembler } from './region-assembler.js';
 import { BINARY_PROBE_BYTES, MAX_SEARCH_LINE_BYTES } from './search-limits.js';
@@ -28,13 +28,12 @@ const hasProcFileDescriptors = process.platform === 'linux';
  * the open would lead elsewhere, maybe to a credential file. On Linux the kernel says what was
  * opened; elsewhere O_NOFOLLOW guards the last component only.
  */
-function isTheCheckedFile(descriptor: number, path: string): boolean {
+function isTheCheckedFile(descriptor: number, nodePath: string | Buffer): boolean {
   if (!hasProcFileDescriptors) return true;
   try {
-    const nodePath = toNodePath(path);
     // A path with bytes that are not UTF-8 (issue 25) is compared as bytes.
-    if (typeof nodePath === 'string') return readlinkSync(`/proc/self/fd/${descriptor}`) === path;
-    return readlinkSync(`/proc/self/fd/${descriptor}`, 'buffer').equals(pathToBytes(path));
+    if (typeof nodePath === 'string') return readlinkSync(`/proc/self/fd/${descriptor}`) === nodePath;
+    return readlinkSync(`/proc/self/fd/${descriptor}`, 'buffer').equals(nodePath);
   } catch {
     return true;
   }
@@ -74,15 +73,16 @@ function readWhole(descriptor: number, size: number): Buffer {
  * once `scan` has said it wants no more.
  */
 export function scanLocalFile(path: string, scan: (region: Buffer, last: boolean) => boolean, stopsEarly = false): FileOutcome {
+  const nodePath = toNodePath(path);
   let descriptor: number;
   try {
-    descriptor = openSync(toNodePath(path), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    descriptor = openSync(nodePath, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch {
     return 'unreadable';
   }
   try {
     const stats = fstatSync(descriptor);
-    if (!stats.isFile() || !isTheCheckedFile(descriptor, path)) return 'unreadable';
+    if (!stats.isFile() || !isTheCheckedFile(descriptor, nodePath)) return 'unreadable';
     const assembler = new RegionAssembler(scan);
     if (stats.size <= WHOLE_FILE_BYTES && !(stopsEarly && stats.size > BINARY_PROBE_BYTES)) {
       assembler.pushWhole(readWhole(descriptor, stats.size));
