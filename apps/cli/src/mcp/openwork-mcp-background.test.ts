@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '@openwork/tooling/free-port';
 import { createCliSandbox, type CliSandbox } from '../test-support/cli-sandbox.js';
 import { mcpTestClients, resultText } from '../test-support/mcp-test-client.js';
 import { backgroundTaskId, eventually, folderTree, membersOfGroups, processesWith, processGroupsOf } from '../test-support/session-process.js';
@@ -22,15 +22,6 @@ afterEach(async () => {
   await closeAll();
   await sandbox.remove();
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 function artifactsOf(result: unknown): ReadonlyArray<Record<string, unknown>> {
   return ((result as CallToolResult).structuredContent as { artifacts?: Array<Record<string, unknown>> } | undefined)?.artifacts ?? [];
