@@ -38,7 +38,6 @@ function packageFolder(name, from) {
 const coreFolder = packageFolder('@openwork/core', cliDirectory);
 const builtinsFolder = packageFolder('@openwork/builtins', cliDirectory);
 const sandboxFolder = packageFolder('@openwork/sandbox', coreFolder);
-/** @typedef {import('rolldown').OutputChunk} OutputChunk */
 
 /**
  * Entry chunks: the executable, and the two modules other processes and threads start by file
@@ -120,16 +119,15 @@ function checkImportMeta() {
     transform(/** @type {string} */ code, /** @type {string} */ id) {
       if (!code.includes('import.meta')) return null;
       const module = shortId(id);
-      let checked = code;
-      for (const use of IMPORT_META_USES.filter((entry) => entry.module === module)) {
-        if (!checked.includes(use.text)) throw new Error(`bundle: ${module} no longer holds \`${use.text}\`; update IMPORT_META_USES in apps/cli/scripts/bundle.mjs`);
-        checked = checked.replaceAll(use.text, '');
+      const uses = IMPORT_META_USES.filter((entry) => entry.module === module);
+      for (const use of uses) {
+        if (!code.includes(use.text)) throw new Error(`bundle: ${module} no longer holds \`${use.text}\`; update IMPORT_META_USES in apps/cli/scripts/bundle.mjs`);
       }
-      if (checked.includes('import.meta')) {
+      if (uses.reduce((rest, use) => rest.replaceAll(use.text, ''), code).includes('import.meta')) {
         throw new Error(`bundle: ${module} uses import.meta in a way the bundle does not know (${id}); check that it works from dist/bundle/ and list it in IMPORT_META_USES`);
       }
-      let rewritten = code;
-      for (const use of IMPORT_META_USES.filter((entry) => entry.module === module && entry.rewrite !== undefined)) rewritten = rewritten.replaceAll(use.text, use.rewrite ?? '');
+      const rewritten = uses.reduce((text, use) => (use.rewrite === undefined ? text : text.replaceAll(use.text, use.rewrite)), code);
+      // A rewrite stays on its line: the module's map still holds for every other line.
       return rewritten === code ? null : { code: rewritten, map: null };
     },
   };
@@ -150,9 +148,6 @@ function sourcePath(/** @type {string} */ source, /** @type {string} */ mapPath)
     const at = inside.lastIndexOf('node_modules');
     return `../../node_modules/${inside.slice(at + 1).join('/')}`;
   }
-  for (const [name, folder] of [['@openwork/core', coreFolder], ['@openwork/builtins', builtinsFolder], ['@openwork/sandbox', sandboxFolder]]) {
-    if (absolute.startsWith(folder + sep)) return `../../node_modules/${name}/${relative(folder, absolute).split(sep).join('/')}`;
-  }
   const workspacePackages = join(cliDirectory, '..', '..', 'packages') + sep;
   if (absolute.startsWith(workspacePackages)) {
     const [folder, ...rest] = absolute.slice(workspacePackages.length).split(sep);
@@ -171,6 +166,11 @@ const bundle = await rolldown({
   preserveEntrySignatures: 'allow-extension',
   plugins: [withInputSourceMap(), checkImportMeta()],
   checks: { pluginTimings: false },
+  // An import the bundler cannot resolve would fail only at run time: fail the build instead.
+  onLog(level, log, handler) {
+    if (log.code === 'UNRESOLVED_IMPORT') throw new Error(`bundle: ${log.message}; add the package to dependencies (kept outside) or install it (inlined)`);
+    handler(level, log);
+  },
 });
 rmSync(outputDirectory, { recursive: true, force: true });
 const { output } = await bundle.write({
@@ -211,7 +211,7 @@ function checkFileUrlEntries() {
 /** Step 3: the chunk that answers SANDBOX_MODULE_URL also holds the sandbox backends. */
 function checkSandboxModule() {
   const sandboxModule = chunks.find((chunk) => chunk.moduleIds.some((id) => shortId(id) === 'core/dist/runtime/sandbox-module.js'));
-  if (sandboxModule === undefined) return;
+  if (sandboxModule === undefined) throw new Error("bundle: core's sandbox-module.js is not in the bundle");
   if (!sandboxModule.moduleIds.some((id) => shortId(id) === 'sandbox/dist/bubblewrap/bubblewrap-backend.js')) {
     throw new Error(`bundle: core's sandbox-module.js and the sandbox backends are in different chunks; SANDBOX_MODULE_URL would not name the sandbox's code`);
   }
