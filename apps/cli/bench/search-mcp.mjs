@@ -19,7 +19,7 @@ import { countLinesAndFiles, globCount, goalCell, grepContentCounts, loadAverage
 const rounds = Math.max(7, Number(process.env.ROUNDS ?? 7));
 const here = dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = join(here, '..', '..', '..');
-const bin = join(here, '..', 'dist', 'bin', 'openwork.js');
+const bin = join(here, '..', 'dist', 'bundle', 'openwork.js');
 
 const rgText = ['--no-heading', '--color', 'never', '--no-messages'];
 /** Each case: our tool call, rg's timed arguments, how to count both (must be identical). */
