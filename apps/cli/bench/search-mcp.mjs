@@ -6,7 +6,10 @@
 // parts (packages/builtins/bench/build-search-corpus.mjs). Each round runs our call and rg back to
 // back (the order alternates); the table gives the medians and the median of the per-round ratios,
 // the counts of both (they must be identical), the load average before and after, and the rounds.
-// Run after a build: `pnpm bench:mcp` (ROUNDS=n, at least 7). Needs `rg` on PATH.
+// Then bash (issue 25's last rows): a warm server with the default agent against a plain spawn and
+// bare bubblewrap. Run after a build: `pnpm bench:mcp` (ROUNDS=n, at least 7; ONLY=bash for the
+// bash rows alone). Needs `rg` and `bwrap` on PATH.
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -92,6 +95,17 @@ function countModeCounts(text) {
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'ow-mcp-bench-')));
 let client;
 try {
+  if (process.env.ONLY !== 'bash') await benchSearch();
+  await client?.close();
+  client = undefined;
+  await benchBash();
+} finally {
+  await client?.close().catch(() => undefined);
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+/** The grep and glob rows against rg (the table above). */
+async function benchSearch() {
   const corpus = join(scratch, 'corpus');
   const home = join(scratch, 'home');
   mkdirSync(home);
@@ -137,7 +151,92 @@ try {
   console.log(`load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after; ${(await import('node:os')).availableParallelism()} cores\n`);
   const header = ['case', 'ours ms', 'rg ms', 'ours/rg', 'goal', 'counts (ours)', 'counts (rg)', 'same'];
   printComparisonTable(header, rows);
-} finally {
-  await client?.close().catch(() => undefined);
-  rmSync(scratch, { recursive: true, force: true });
+}
+
+/** A plain spawn of `argv` (own process group, both pipes read to the end); milliseconds. */
+function timeSpawn(argv, cwd) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(argv[0], argv.slice(1), { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${argv.join(' ')} exited with ${code}`))));
+  });
+}
+
+/**
+ * Issue 25's bash rows: `bash true` through a warm `openwork mcp` (the default agent) against a
+ * plain spawn of `bash -c true` and against bare bubblewrap. The workspace and home lie outside
+ * every temp root, as a user's do (a home inside `/tmp` is writable there, and its ~40 missing
+ * start-up files would each get a mount point): in the repository's `node_modules/.cache`.
+ */
+async function benchBash() {
+  mkdirSync(join(repositoryRoot, 'node_modules', '.cache'), { recursive: true });
+  const outside = realpathSync(mkdtempSync(join(repositoryRoot, 'node_modules', '.cache', 'ow-bash-bench-')));
+  mkdirSync(join(outside, 'ws', '.git'), { recursive: true });
+  mkdirSync(join(outside, 'home'));
+  const workspace = join(outside, 'ws');
+  let bashClient;
+  try {
+    bashClient = new Client({ name: 'openwork-bash-bench', version: '1.0.0' }, { capabilities: {} });
+    await bashClient.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp', '--workspace', workspace],
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(outside, 'home'), OPENWORK_HOME: join(outside, 'home', '.openwork'), TMPDIR: scratch },
+        cwd: workspace,
+        stderr: 'ignore',
+      }),
+    );
+    const bashTrue = async () => {
+      const begin = performance.now();
+      const result = await bashClient.callTool({ name: 'bash', arguments: { command: 'true' } });
+      const elapsed = performance.now() - begin;
+      const text = result.content.map((part) => part.text).join('\n');
+      if (result.isError) throw new Error(`bash true: ${text}`);
+      return { elapsed, text };
+    };
+    const references = [
+      ['bash `true` vs a plain spawn of `bash -c true`', ['/bin/bash', '-c', 'true']],
+      ['bash `true` vs bare `bwrap --ro-bind / / … bash -c true`', ['bwrap', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '/bin/bash', '-c', 'true']],
+    ];
+    for (let warm = 0; warm < 5; warm += 1) {
+      await bashTrue();
+      for (const [, argv] of references) await timeSpawn(argv, workspace);
+    }
+    const loadBefore = loadAverage();
+    const bashRounds = Math.max(rounds, 21);
+    const bashRows = [];
+    const median = (values) => [...values].sort((left, right) => left - right)[values.length >> 1];
+    for (const [name, argv] of references) {
+      const series = { ours: [], reference: [], ratio: [], difference: [] };
+      let text = '';
+      for (let round = 0; round < bashRounds; round += 1) {
+        let mine;
+        let theirs;
+        if (round % 2 === 0) {
+          ({ elapsed: mine, text } = await bashTrue());
+          theirs = await timeSpawn(argv, workspace);
+        } else {
+          theirs = await timeSpawn(argv, workspace);
+          ({ elapsed: mine, text } = await bashTrue());
+        }
+        series.ours.push(mine);
+        series.reference.push(theirs);
+        series.ratio.push(mine / theirs);
+        series.difference.push(mine - theirs);
+      }
+      const difference = median(series.difference);
+      const goal = name.includes('plain') ? `<= +10 ms ${difference <= 10 ? 'met' : 'MISSED'}` : '-';
+      bashRows.push([name, median(series.ours).toFixed(1), median(series.reference).toFixed(1), `${median(series.ratio).toFixed(2)}x`, `+${difference.toFixed(1)} ms`, goal, /exit 0/.test(text) ? 'yes' : 'NO']);
+    }
+    const loadAfter = loadAverage();
+    console.log(`\nbash through openwork mcp (warm, default agent, workspace and home outside every temp root) vs a spawn; paired medians of ${bashRounds} rounds`);
+    console.log(`load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after\n`);
+    printComparisonTable(['case', 'ours ms', 'reference ms', 'ours/reference', 'ours - reference (paired)', 'goal', 'ran (exit 0)'], bashRows);
+  } finally {
+    await bashClient?.close().catch(() => undefined);
+    rmSync(outside, { recursive: true, force: true });
+  }
 }
