@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readWorkspace } from './package-graph.ts';
-import { findReleasePlanProblems, type PlannedChangeset, type PlannedRelease } from './release-plan-rules.ts';
+import { bundledLibraries, findReleasePlanProblems, findUnreleasedBundles, type PlannedChangeset, type PlannedRelease } from './release-plan-rules.ts';
 
 const workspaceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -50,5 +50,25 @@ describe('the changesets publish the versions the manifests and notes say (issue
   it('accepts later releases of released packages', () => {
     const plan = { changesets: [changeset('x', 'Faster reads', '@openwork/fs-backend')], releases: [release('@openwork/fs-backend', '0.1.0', '0.2.0')] };
     expect(findReleasePlanProblems(plan, [{ name: '@openwork/fs-backend', version: '0.1.0' }])).toEqual([]);
+  });
+
+  it('this repository: a released library that the openwork bundle inlines releases openwork too (issue 29)', async () => {
+    const bundles = bundledLibraries(readWorkspace(workspaceRoot).map((entry) => entry.manifest as Parameters<typeof bundledLibraries>[0][number]));
+    expect(bundles.get('openwork')).toEqual(expect.arrayContaining(['@openwork/core', '@openwork/sandbox', '@openwork/tools-contract', '@openwork/store-sqlite']));
+    expect(findUnreleasedBundles(await getReleasePlan(workspaceRoot), bundles)).toEqual([]);
+  });
+
+  it('finds a bundled library released without the app that bundles it', () => {
+    const bundles = bundledLibraries([
+      { name: 'openwork', bin: { openwork: './dist/bundle/openwork.js' }, dependencies: { re2: '^1.27.1' }, devDependencies: { '@openwork/core': 'workspace:^' } },
+      { name: '@openwork/core', dependencies: { '@openwork/sandbox': 'workspace:^' } },
+      { name: '@openwork/sandbox' },
+      { name: '@openwork/ai-sdk', dependencies: { '@openwork/core': 'workspace:^' } },
+    ]);
+    expect(bundles).toEqual(new Map([['openwork', ['@openwork/core', '@openwork/sandbox']]]));
+    expect(findUnreleasedBundles({ releases: [release('@openwork/sandbox', '0.1.0', '0.1.1', 'patch')] }, bundles)).toEqual([
+      '@openwork/sandbox is released but openwork, which bundles it, is not: add "openwork": patch to the changeset of @openwork/sandbox',
+    ]);
+    expect(findUnreleasedBundles({ releases: [release('@openwork/sandbox', '0.1.0', '0.1.1', 'patch'), release('openwork', '0.1.0', '0.1.1', 'patch')] }, bundles)).toEqual([]);
   });
 });

@@ -53,3 +53,49 @@ export function findReleasePlanProblems(
   }
   return problems;
 }
+
+/** The fields of a workspace manifest `bundledLibraries` reads. */
+interface BundlingManifest {
+  readonly name?: string;
+  readonly bin?: unknown;
+  readonly dependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
+}
+
+/**
+ * The workspace libraries each app bundles: an app (a `bin`) whose workspace packages are
+ * devDependencies inlines them, and with them every workspace package they depend on (the
+ * `openwork` bundle, issue 29). `packages` are the workspace's manifests.
+ */
+export function bundledLibraries(packages: readonly BundlingManifest[]): Map<string, string[]> {
+  const byName = new Map(packages.filter((manifest) => manifest.name !== undefined).map((manifest) => [manifest.name as string, manifest]));
+  const bundles = new Map<string, string[]>();
+  for (const app of packages) {
+    if (app.name === undefined || app.bin === undefined) continue;
+    const found = new Set<string>();
+    const visit = (name: string): void => {
+      if (found.has(name) || !byName.has(name)) return;
+      found.add(name);
+      for (const dependency of Object.keys(byName.get(name)?.dependencies ?? {})) visit(dependency);
+    };
+    for (const name of Object.keys(app.devDependencies ?? {})) visit(name);
+    if (found.size > 0) bundles.set(app.name, [...found].sort());
+  }
+  return bundles;
+}
+
+/**
+ * A bundled library released without the app that bundles it: its users would not get the change,
+ * and changesets never releases a package for a change in its devDependencies.
+ */
+export function findUnreleasedBundles(plan: { readonly releases: readonly PlannedRelease[] }, bundles: ReadonlyMap<string, readonly string[]>): string[] {
+  const released = new Set(plan.releases.filter((release) => release.type !== 'none').map((release) => release.name));
+  const problems: string[] = [];
+  for (const [app, libraries] of bundles) {
+    if (released.has(app)) continue;
+    for (const library of libraries.filter((name) => released.has(name))) {
+      problems.push(`${library} is released but ${app}, which bundles it, is not: add "${app}": patch to the changeset of ${library}`);
+    }
+  }
+  return problems;
+}

@@ -6,21 +6,23 @@
 // parts (packages/builtins/bench/build-search-corpus.mjs). Each round runs our call and rg back to
 // back (the order alternates); the table gives the medians and the median of the per-round ratios,
 // the counts of both (they must be identical), the load average before and after, and the rounds.
-// Run after a build: `pnpm bench:mcp` (ROUNDS=n, at least 7). Needs `rg` on PATH.
+// Then bash (issue 25's last rows): a warm server with the default agent against a plain spawn and
+// bare bubblewrap. Run after a build: `pnpm bench:mcp` (ROUNDS=n, at least 7; ONLY=bash for the
+// bash rows alone). Needs `rg` and `bwrap` on PATH.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { buildSearchCorpus } from '../../../packages/builtins/bench/build-search-corpus.mjs';
+import { countLinesAndFiles, globCount, goalCell, grepContentCounts, loadAverage, pairedRounds, prepareSearchCorpus, printComparisonTable, rgLines, timeRg } from '../../../tooling/bench/search-against-rg.mjs';
 
 const rounds = Math.max(7, Number(process.env.ROUNDS ?? 7));
 const here = dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = join(here, '..', '..', '..');
-const bin = join(here, '..', 'dist', 'bin', 'openwork.js');
+const bin = join(here, '..', 'dist', 'bundle', 'openwork.js');
 
 const rgText = ['--no-heading', '--color', 'never', '--no-messages'];
 /** Each case: our tool call, rg's timed arguments, how to count both (must be identical). */
@@ -77,20 +79,6 @@ const cases = [
   },
 ];
 
-function countLinesAndFiles(lines) {
-  const total = lines.reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
-  return `${total} lines / ${lines.length} files`;
-}
-
-function grepContentCounts(text) {
-  const footer = /\[showing \d+ of (\d+) matching lines? in (\d+) files?/.exec(text);
-  if (footer !== null) return `${footer[1]} lines / ${footer[2]} files`;
-  if (text.startsWith('No matches')) return '0 lines / 0 files';
-  const groups = text.split('\n\n');
-  const lines = groups.reduce((sum, group) => sum + group.split('\n').filter((line) => /^\d+:/.test(line)).length, 0);
-  return `${lines} lines / ${groups.length} files`;
-}
-
 function filesWithMatchesCount(text) {
   const footer = /\[showing \d+ of (\d+) files? with matches/.exec(text);
   if (footer !== null) return `${footer[1]} files`;
@@ -104,57 +92,24 @@ function countModeCounts(text) {
   return countLinesAndFiles(lines);
 }
 
-function globCount(text) {
-  const footer = /\[showing the \d+ most recently modified of (\d+) files?/.exec(text);
-  if (footer !== null) return `${footer[1]} files`;
-  return text.startsWith('No files') ? '0 files' : `${text.split('\n').length} files`;
-}
-
-function median(values) {
-  const sorted = [...values].sort((left, right) => left - right);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-/** rg with stdout to a file (as our full list goes to the spill file); milliseconds. */
-function timeRg(args, cwd, outputPath) {
-  return new Promise((resolve, reject) => {
-    const output = openSync(outputPath, 'w');
-    const started = performance.now();
-    const child = spawn('rg', args, { cwd, stdio: ['ignore', output, 'ignore'] });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const elapsed = performance.now() - started;
-      closeSync(output);
-      if (code !== 0 && code !== 1) reject(new Error(`rg ${args.join(' ')} exited with ${code}`));
-      else resolve(elapsed);
-    });
-  });
-}
-
-/** rg's output lines, for the counts. */
-function rgLines(args, cwd) {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const child = spawn('rg', args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk) => (text += chunk));
-    child.on('error', reject);
-    child.on('exit', () => resolve(text.split('\n').filter((line) => line !== '')));
-  });
-}
-
-const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'ow-mcp-bench-')));
 let client;
 try {
+  if (process.env.ONLY !== 'bash') await benchSearch();
+  await client?.close();
+  client = undefined;
+  await benchBash();
+} finally {
+  await client?.close().catch(() => undefined);
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+/** The grep and glob rows against rg (the table above). */
+async function benchSearch() {
   const corpus = join(scratch, 'corpus');
   const home = join(scratch, 'home');
   mkdirSync(home);
-  const started = performance.now();
-  const packages = buildSearchCorpus(repositoryRoot, corpus);
-  const files = await rgLines(['--files', '.'], corpus);
-  console.log(`corpus: ${packages} package folders, ${files.length} files, built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  await prepareSearchCorpus(repositoryRoot, corpus);
 
   client = new Client({ name: 'openwork-search-bench', version: '1.0.0' }, { capabilities: {} });
   await client.connect(
@@ -180,49 +135,108 @@ try {
     await rgLines(entry.rg, corpus);
   }
 
-  const loadBefore = load();
+  const loadBefore = loadAverage();
   const rgOutput = join(scratch, 'rg-output.txt');
   const rows = [];
   for (const entry of cases) {
-    const ourTimes = [];
-    const rgTimes = [];
-    const ratios = [];
-    let text = '';
-    for (let round = 0; round < rounds; round += 1) {
-      let mine;
-      let theirs;
-      if (round % 2 === 0) {
-        ({ elapsed: mine, text } = await ours(entry.tool, entry.input));
-        theirs = await timeRg(entry.rg, corpus, rgOutput);
-      } else {
-        theirs = await timeRg(entry.rg, corpus, rgOutput);
-        ({ elapsed: mine, text } = await ours(entry.tool, entry.input));
-      }
-      ourTimes.push(mine);
-      rgTimes.push(theirs);
-      ratios.push(mine / theirs);
-    }
+    const { ours: ourTime, rg: rgTime, ratio, text } = await pairedRounds(rounds, () => ours(entry.tool, entry.input), () => timeRg(entry.rg, corpus, rgOutput));
     const ourCount = entry.ours(text);
     const rgCount = entry.theirsCounts(await rgLines(entry.theirs, corpus));
     const goal = entry.tool === 'glob' ? 1.5 : 2;
-    const ratio = median(ratios);
-    rows.push([entry.name, median(ourTimes).toFixed(0), median(rgTimes).toFixed(0), `${ratio.toFixed(2)}x`, `<= ${goal}x ${ratio <= goal ? 'met' : 'MISSED'}`, ourCount, rgCount, ourCount === rgCount ? 'yes' : 'NO']);
+    rows.push([entry.name, ourTime.toFixed(0), rgTime.toFixed(0), `${ratio.toFixed(2)}x`, goalCell(ratio, goal), ourCount, rgCount, ourCount === rgCount ? 'yes' : 'NO']);
   }
-  const loadAfter = load();
+  const loadAfter = loadAverage();
 
   console.log(`\nopenwork mcp (warm, MCP SDK client over stdio) vs rg as a process; paired medians of ${rounds} rounds`);
   console.log(`load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after; ${(await import('node:os')).availableParallelism()} cores\n`);
   const header = ['case', 'ours ms', 'rg ms', 'ours/rg', 'goal', 'counts (ours)', 'counts (rg)', 'same'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => String(row[column]).length)));
-  const format = (row) => `| ${row.map((cell, column) => String(cell).padEnd(widths[column])).join(' | ')} |`;
-  console.log(format(header));
-  console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
-  for (const row of rows) console.log(format(row));
-  if (rows.some((row) => row[7] !== 'yes')) {
-    console.error('\ncounts differ from ripgrep');
-    process.exitCode = 1;
+  printComparisonTable(header, rows);
+}
+
+/** A plain spawn of `argv` (own process group, both pipes read to the end); milliseconds. */
+function timeSpawn(argv, cwd) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(argv[0], argv.slice(1), { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${argv.join(' ')} exited with ${code}`))));
+  });
+}
+
+/**
+ * Issue 25's bash rows: `bash true` through a warm `openwork mcp` (the default agent) against a
+ * plain spawn of `bash -c true` and against bare bubblewrap. The workspace and home lie outside
+ * every temp root, as a user's do (a home inside `/tmp` is writable there, and its ~40 missing
+ * start-up files would each get a mount point): in the repository's `node_modules/.cache`.
+ */
+async function benchBash() {
+  mkdirSync(join(repositoryRoot, 'node_modules', '.cache'), { recursive: true });
+  const outside = realpathSync(mkdtempSync(join(repositoryRoot, 'node_modules', '.cache', 'ow-bash-bench-')));
+  mkdirSync(join(outside, 'ws', '.git'), { recursive: true });
+  mkdirSync(join(outside, 'home'));
+  const workspace = join(outside, 'ws');
+  let bashClient;
+  try {
+    bashClient = new Client({ name: 'openwork-bash-bench', version: '1.0.0' }, { capabilities: {} });
+    await bashClient.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp', '--workspace', workspace],
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(outside, 'home'), OPENWORK_HOME: join(outside, 'home', '.openwork'), TMPDIR: scratch },
+        cwd: workspace,
+        stderr: 'ignore',
+      }),
+    );
+    const bashTrue = async () => {
+      const begin = performance.now();
+      const result = await bashClient.callTool({ name: 'bash', arguments: { command: 'true' } });
+      const elapsed = performance.now() - begin;
+      const text = result.content.map((part) => part.text).join('\n');
+      if (result.isError) throw new Error(`bash true: ${text}`);
+      return { elapsed, text };
+    };
+    const references = [
+      ['bash `true` vs a plain spawn of `bash -c true`', ['/bin/bash', '-c', 'true']],
+      ['bash `true` vs bare `bwrap --ro-bind / / … bash -c true`', ['bwrap', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '/bin/bash', '-c', 'true']],
+    ];
+    for (let warm = 0; warm < 5; warm += 1) {
+      await bashTrue();
+      for (const [, argv] of references) await timeSpawn(argv, workspace);
+    }
+    const loadBefore = loadAverage();
+    const bashRounds = Math.max(rounds, 21);
+    const bashRows = [];
+    const median = (values) => [...values].sort((left, right) => left - right)[values.length >> 1];
+    for (const [name, argv] of references) {
+      const series = { ours: [], reference: [], ratio: [], difference: [] };
+      let text = '';
+      for (let round = 0; round < bashRounds; round += 1) {
+        let mine;
+        let theirs;
+        if (round % 2 === 0) {
+          ({ elapsed: mine, text } = await bashTrue());
+          theirs = await timeSpawn(argv, workspace);
+        } else {
+          theirs = await timeSpawn(argv, workspace);
+          ({ elapsed: mine, text } = await bashTrue());
+        }
+        series.ours.push(mine);
+        series.reference.push(theirs);
+        series.ratio.push(mine / theirs);
+        series.difference.push(mine - theirs);
+      }
+      const difference = median(series.difference);
+      const goal = name.includes('plain') ? `<= +10 ms ${difference <= 10 ? 'met' : 'MISSED'}` : '-';
+      bashRows.push([name, median(series.ours).toFixed(1), median(series.reference).toFixed(1), `${median(series.ratio).toFixed(2)}x`, `+${difference.toFixed(1)} ms`, goal, /exit 0/.test(text) ? 'yes' : 'NO']);
+    }
+    const loadAfter = loadAverage();
+    console.log(`\nbash through openwork mcp (warm, default agent, workspace and home outside every temp root) vs a spawn; paired medians of ${bashRounds} rounds`);
+    console.log(`load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after\n`);
+    printComparisonTable(['case', 'ours ms', 'reference ms', 'ours/reference', 'ours - reference (paired)', 'goal', 'ran (exit 0)'], bashRows);
+  } finally {
+    await bashClient?.close().catch(() => undefined);
+    rmSync(outside, { recursive: true, force: true });
   }
-} finally {
-  await client?.close().catch(() => undefined);
-  rmSync(scratch, { recursive: true, force: true });
 }

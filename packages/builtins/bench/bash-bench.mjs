@@ -10,7 +10,8 @@
 // Run with `pnpm --filter @openwork/builtins bench:bash` (it builds first). Environment knobs:
 // CALL_ROUNDS (default 40), THROUGHPUT_ROUNDS (default 7), BYTES (default 1 GiB).
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, rmdirSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -97,7 +98,21 @@ try {
   const bashTrue = ['/bin/bash', '-c', 'true'];
 
   // 1. Fixed cost per call.
-  const series = { plain: [], tool: [], bareBwrap: [], wrappedPlain: [], wrapRelease: [], backend: [] };
+  // How many host folders and files one call plants as mount points (bwrap or wrap create them;
+  // the machine-wide registry's record of the held claim lists them), and what creating and removing
+  // as many empty folders costs this file system alone: on ext4 mounted with `discard`, for one,
+  // each rmdir frees a block and waits for its discard.
+  const registry = `/dev/shm/openwork-${process.getuid()}/mount-points`;
+  const held = sandbox.wrap({ argv: bashTrue, cwd: workspace }, sandboxPolicy);
+  let planted = 0;
+  for (const name of await readdir(registry).catch(() => [])) {
+    if (!name.startsWith('active.') || !name.includes(`-${process.pid}-`)) continue;
+    planted += JSON.parse(await readFile(join(registry, name), 'utf8')).created.length;
+  }
+  await held.release();
+  const scratchFolders = join(root, 'scratch-folders');
+  await mkdir(scratchFolders);
+  const series = { plain: [], tool: [], bareBwrap: [], wrappedPlain: [], wrapRelease: [], backend: [], folders: [] };
   const measureCallRound = async (index) => {
     const order = [
       ['plain', () => plainSpawn(bashTrue, workspace, environment)],
@@ -112,6 +127,10 @@ try {
         }
       }],
       ['wrapRelease', async () => sandbox.wrap({ argv: bashTrue, cwd: workspace }, sandboxPolicy).release()],
+      ['folders', () => {
+        for (let index = 0; index < planted; index += 1) mkdirSync(join(scratchFolders, String(index)));
+        for (let index = 0; index < planted; index += 1) rmdirSync(join(scratchFolders, String(index)));
+      }],
       ['backend', async () => {
         const outcome = await backend.spawn(bashTrue, { cwd: workspace, env: environment });
         if (outcome.exitCode !== 0) throw new Error('backend spawn failed');
@@ -144,6 +163,7 @@ try {
   console.log(`  parts: bare bwrap (--ro-bind / /)       : +${paired('bareBwrap').toFixed(2)} ms  ${cpuPerCall('bareBwrap')}  (any bubblewrap sandbox)`);
   console.log(`         our layout: wrap, plain spawn, release: +${paired('wrappedPlain').toFixed(2)} ms  ${cpuPerCall('wrappedPlain')}  (the same bwrap command line, without the tool)`);
   console.log(`         wrap + release, no spawn         : ${median(series.wrapRelease).toFixed(2)} ms  ${cpuPerCall('wrapRelease')}  (layout; mount points created and removed)`);
+  console.log(`         ${planted} empty folders made and removed: ${median(series.folders).toFixed(2)} ms  ${cpuPerCall('folders')}  (this file system alone, no sandbox: as many as a call plants)`);
   console.log(`         process backend, no sandbox      : +${paired('backend').toFixed(2)} ms  ${cpuPerCall('backend')}  (NodeProcessBackend.spawn of the same argv)`);
 
   // 2. Capture throughput.

@@ -39,7 +39,20 @@ async function runRecorded(argv: string[], stdin?: string) {
   const environment = { ...sandbox.environment, NODE_OPTIONS: `--import ${hookUrl}` };
   const result = await runOpenwork(argv, { environment, cwd: sandbox.workspace, ...(stdin === undefined ? {} : { stdin }) });
   const loads = (await readFile(loadsFile, 'utf8')).split('\n').filter((line) => line !== '');
-  return { result, loads };
+  return { result, loads: [...loads, ...(await bundledModules(loads))] };
+}
+
+/**
+ * The modules inside the loaded chunks of the bundle (`dist/bundle/*.js`), by the sources of their
+ * maps (`../../node_modules/@openwork/core/src/…`, `../../node_modules/zod/…`): a chunk's name
+ * does not say which packages it holds.
+ */
+async function bundledModules(loads: readonly string[]): Promise<string[]> {
+  const chunks = [...new Set(loads.filter((url) => /\/dist\/bundle\/[^/]+\.js$/.test(url)))];
+  // Chunks without a map hold no module of ours: re-exports only, or the bundler's runtime.
+  const maps = await Promise.all(chunks.map((url) => readFile(new URL(`${url}.map`), 'utf8').catch(() => '{"sources":[]}')));
+  const sources = maps.map((map) => (JSON.parse(map) as { sources: string[] }).sources);
+  return sources.flat().map((source) => `bundled:${source}`);
 }
 
 const loaded = (loads: readonly string[], pattern: RegExp) => loads.filter((url) => pattern.test(url));
@@ -57,6 +70,7 @@ describe('start-up loads heavy modules on first use (issue 29)', () => {
     const { result, loads } = await runRecorded(['call', 'read', '{"path":"notes.txt"}']);
     expect(result).toMatchObject({ status: 0, stdout: '1\talpha\n2\tbeta\n' });
     expect(loaded(loads, /better-sqlite3/).length).toBeGreaterThan(0);
+    expect(loaded(loads, /^bundled:.*@openwork\/builtins\/src\/read\/read-tool\.ts$/).length).toBe(1);
     expect(loaded(loads, /@modelcontextprotocol|re2|picomatch|\/ignore\/|run-sandboxed-bash|run-grep-call|run-edit-call|read-image|read-notebook|diff\/libesm\/index\.js/)).toEqual([]);
   });
 
@@ -67,6 +81,8 @@ describe('start-up loads heavy modules on first use (issue 29)', () => {
     expect(grep.result.stdout).toContain('notes.txt');
     expect(loaded(grep.loads, /run-grep-call/).length).toBeGreaterThan(0);
     expect(loaded(grep.loads, /re2/).length).toBeGreaterThan(0);
+    // The search ran in the worker threads, started from the bundle's own worker chunk.
+    expect(loaded(grep.loads, /\/dist\/bundle\/search-worker\.js$/).length).toBeGreaterThan(0);
     const lines = [{ tool: 'read', input: { path: 'notes.txt' } }, { tool: 'edit', input: { filePath: 'notes.txt', oldString: 'beta', newString: 'gamma' } }];
     const edit = await runRecorded(['session'], lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
     expect(edit.result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { status: string }).status)).toEqual(['succeeded', 'succeeded']);

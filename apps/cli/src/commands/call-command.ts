@@ -1,13 +1,9 @@
-import { terminalApprover } from '../approval/terminal-approver.js';
 import { APPROVE_HELP, APPROVE_OPTION, CONTINUE_SESSION_HELP, DATABASE_OPTION, JSON_OPTION, MODE_OPTION, SESSION_OPTION, SESSION_OPTION_HELP, WORKSPACE_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
-import { optionValue } from '../cli/parse-arguments.js';
 import { UsageError } from '../cli/usage-error.js';
 import { changeNotes, resultText } from '../output/tool-result-output.js';
-import { openRuntime } from '../runtime/open-runtime.js';
-import { openOrCreateSession } from '../runtime/open-or-create-session.js';
 import { saveObservations } from '../runtime/session-observations.js';
-import { workspaceRootsOption } from '../runtime/workspace-roots.js';
+import { withCommandSession } from '../runtime/with-command-session.js';
 
 /**
  * `openwork call <tool> '<json>'` (architecture §7): one call in a new stored session, or in the
@@ -33,21 +29,10 @@ export const callCommand: CommandSpec = {
     if (tool === undefined) throw new UsageError('openwork call: missing the tool name; see openwork call --help');
     if (rest.length > 0) throw new UsageError(`openwork call: unexpected argument ${JSON.stringify(rest[0])}; pass the input as one JSON argument`);
     const input = parseInput(inputText ?? '{}');
-    // Before anything opens: a refused root (`/`) changes nothing, not even the store.
-    if (optionValue(parsed, 'session') === undefined) workspaceRootsOption(parsed);
-    const opened = await openRuntime({
-      environment: io.environment,
-      database: optionValue(parsed, 'database'),
-      approver: terminalApprover({ interactive: io.interactive, approveAll: parsed.flags.has('approve'), output: io.stderr }),
-    });
-    const controller = new AbortController();
-    const interrupt = () => controller.abort();
-    process.once('SIGINT', interrupt);
-    try {
-      const session = await openOrCreateSession(opened.runtime, parsed, io.environment, 'call');
+    return withCommandSession('call', parsed, io, async (session, signal) => {
       const shown = new ShownOutput();
       const outcome = await session.callTool(tool, input, {
-        signal: controller.signal,
+        signal,
         // §8.3: on a terminal, command output shows while it runs; the result follows.
         ...(io.interactive
           ? {
@@ -65,10 +50,7 @@ export const callCommand: CommandSpec = {
       for (const note of changeNotes(result, session.id)) io.stderr.write(`${note}\n`);
       io.stderr.write(`session ${session.id} (continue it with --session ${session.id})\n`);
       return result.status === 'succeeded' ? 0 : 1;
-    } finally {
-      process.removeListener('SIGINT', interrupt);
-      await opened.close();
-    }
+    });
   },
 };
 

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '@openwork/tooling/free-port';
 import { createCliSandbox, type CliSandbox } from '../test-support/cli-sandbox.js';
 import {
   backgroundTaskId,
@@ -36,15 +36,6 @@ function session(args?: readonly string[]): SessionProcess {
   const started = startSession(sandbox, args);
   sessions.push(started);
   return started;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** bash_output until `needle` shows up in `seen` or a part read after it; returns `seen` and every part read, in order. */

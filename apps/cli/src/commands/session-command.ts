@@ -1,15 +1,11 @@
-import { terminalApprover } from '../approval/terminal-approver.js';
 import { AGENT_OPTION, APPROVE_HELP, APPROVE_OPTION, CONTINUE_SESSION_HELP, DATABASE_OPTION, MODE_OPTION, SESSION_OPTION, SESSION_OPTION_HELP, WORKSPACE_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
-import { optionValue } from '../cli/parse-arguments.js';
 import { UsageError } from '../cli/usage-error.js';
 import { formatSize, MAX_INPUT_LINE_BYTES, type InputLine } from '../input/bounded-lines.js';
 import { readInputLines } from '../input/read-input-lines.js';
 import { inputFailure } from '../output/tool-result-output.js';
-import { openRuntime } from '../runtime/open-runtime.js';
-import { openOrCreateSession } from '../runtime/open-or-create-session.js';
 import { saveObservations } from '../runtime/session-observations.js';
-import { workspaceRootsOption } from '../runtime/workspace-roots.js';
+import { withCommandSession } from '../runtime/with-command-session.js';
 
 /**
  * `openwork session` (architecture §7): JSON Lines on stdin, one `ToolResult` line per input line,
@@ -32,18 +28,7 @@ export const sessionCommand: CommandSpec = {
   options: [WORKSPACE_OPTION, MODE_OPTION, AGENT_OPTION, SESSION_OPTION, DATABASE_OPTION, APPROVE_OPTION],
   async run(parsed, io) {
     if (parsed.positionals.length > 0) throw new UsageError(`openwork session: unexpected argument ${JSON.stringify(parsed.positionals[0])}; calls come on stdin`);
-    // Before anything opens: a refused root (`/`) changes nothing, not even the store.
-    if (optionValue(parsed, 'session') === undefined) workspaceRootsOption(parsed);
-    const opened = await openRuntime({
-      environment: io.environment,
-      database: optionValue(parsed, 'database'),
-      approver: terminalApprover({ interactive: io.interactive, approveAll: parsed.flags.has('approve'), output: io.stderr }),
-    });
-    const controller = new AbortController();
-    const interrupt = () => controller.abort();
-    process.once('SIGINT', interrupt);
-    try {
-      const session = await openOrCreateSession(opened.runtime, parsed, io.environment, 'session');
+    return withCommandSession('session', parsed, io, async (session, signal) => {
       io.stderr.write(`openwork session ${session.id}\n`);
       let lineNumber = 0;
       let failures = 0;
@@ -51,18 +36,15 @@ export const sessionCommand: CommandSpec = {
       for await (const line of readInputLines(io.stdin, io.stdinDescriptor)) {
         lineNumber += 1;
         if (line.kind === 'line' && line.bytes.toString('utf8').trim() === '') continue;
-        if (controller.signal.aborted) break;
+        if (signal.aborted) break;
         const call = parseCallLine(line, lineNumber);
-        const result = 'failure' in call ? call.failure : (await session.callTool(call.tool, call.input, { signal: controller.signal })).result;
+        const result = 'failure' in call ? call.failure : (await session.callTool(call.tool, call.input, { signal })).result;
         if (!('failure' in call)) await saveObservations(io.environment, session);
         if (result.status !== 'succeeded') failures += 1;
         io.stdout.write(`${JSON.stringify(result)}\n`);
       }
       return failures === 0 ? 0 : 1;
-    } finally {
-      process.removeListener('SIGINT', interrupt);
-      await opened.close();
-    }
+    });
   },
 };
 

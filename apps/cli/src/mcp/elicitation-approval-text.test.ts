@@ -1,20 +1,19 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, type CliSandbox } from '../test-support/cli-sandbox.js';
-import { connectMcpTestClient, resultText } from '../test-support/mcp-test-client.js';
+import { mcpTestClients, resultText } from '../test-support/mcp-test-client.js';
 
 // Issue 24, item 6 (architecture §3.9): the elicitation message the MCP client shows its user is
 // the approval card with every control and bidirectional character of the model's text visible.
 
 let sandbox: CliSandbox;
-const clients: Client[] = [];
+const { connect, closeAll } = mcpTestClients(() => sandbox);
 beforeEach(async () => {
   sandbox = await createCliSandbox();
 });
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
+  await closeAll();
   await sandbox.remove();
 });
 
@@ -27,8 +26,7 @@ describe('MCP elicitation messages (architecture §3.9)', () => {
     const target = join(outside, 'x.txt');
     const asked: string[] = [];
     let approve = false;
-    const { client } = await connectMcpTestClient(sandbox, { elicitation: (message) => (asked.push(message), { action: 'accept', content: { approve } }) });
-    clients.push(client);
+    const { client } = await connect({ elicitation: (message) => (asked.push(message), { action: 'accept', content: { approve } }) });
     const call = () =>
       client.callTool({ name: 'write', arguments: { path: target, content: 'approved\n', sandboxPermissions: { paths: [{ path: target, access: 'write', scope: 'exact' }] }, justification: FORGERY } });
 
@@ -50,8 +48,7 @@ describe('MCP elicitation messages (architecture §3.9)', () => {
 
   it('a dangerous command is shown with its hidden characters', async () => {
     const asked: string[] = [];
-    const { client } = await connectMcpTestClient(sandbox, { elicitation: (message) => (asked.push(message), { action: 'decline' }) });
-    clients.push(client);
+    const { client } = await connect({ elicitation: (message) => (asked.push(message), { action: 'decline' }) });
     const result = await client.callTool({ name: 'bash', arguments: { command: `rm -rf ${sandbox.workspace} #\u202e\r\x1b[2Kls` } });
     expect(result.isError).toBe(true);
     expect(asked).toHaveLength(1);
@@ -61,8 +58,7 @@ describe('MCP elicitation messages (architecture §3.9)', () => {
 
   it('a bash description (issue 26) is shown above the command, escaped like every model text', async () => {
     const asked: string[] = [];
-    const { client } = await connectMcpTestClient(sandbox, { elicitation: (message) => (asked.push(message), { action: 'decline' }) });
-    clients.push(client);
+    const { client } = await connect({ elicitation: (message) => (asked.push(message), { action: 'decline' }) });
     const result = await client.callTool({ name: 'bash', arguments: { command: `rm -rf ${sandbox.workspace}`, description: 'list files\r\x1b[2A\u202e' } });
     expect(result.isError).toBe(true);
     expect(asked[0]?.split('\n').slice(1, 3)).toEqual(['  description: list files\\r\\x1b[2A\\u202e', `  command: rm -rf ${sandbox.workspace}`]);

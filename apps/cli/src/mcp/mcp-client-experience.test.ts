@@ -1,17 +1,16 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCliSandbox, OPENWORK_BIN, type CliSandbox } from '../test-support/cli-sandbox.js';
+import { createCliSandbox, type CliSandbox } from '../test-support/cli-sandbox.js';
+import { mcpTestClients, resultText } from '../test-support/mcp-test-client.js';
+import { eventually, processesWith } from '../test-support/session-process.js';
 
 // Issue 29, "pleasant in real MCP clients": `openwork mcp` as a real process, driven by the SDK's
 // own Client over stdio, on a temp HOME, OpenWork home and workspace.
 
 let sandbox: CliSandbox;
-let clients: Client[] = [];
+const { connect, closeAll } = mcpTestClients(() => sandbox);
 
 beforeEach(async () => {
   sandbox = await createCliSandbox();
@@ -19,42 +18,9 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-  clients = [];
+  await closeAll();
   await sandbox.remove();
 });
-
-interface Connected {
-  readonly client: Client;
-  readonly transport: StdioClientTransport;
-  readonly stderr: () => string;
-  readonly logs: string[];
-}
-
-async function connect(capabilities: Record<string, unknown> = {}, setUp: (client: Client) => void = () => undefined): Promise<Connected> {
-  const client = new Client({ name: 'issue-29-client', version: '1.0.0' }, { capabilities });
-  setUp(client);
-  const logs: string[] = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(String(notification.params.data)));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [OPENWORK_BIN, 'mcp', '--workspace', sandbox.workspace],
-    env: sandbox.environment,
-    cwd: sandbox.root,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  await client.connect(transport);
-  clients.push(client);
-  return { client, transport, stderr: () => stderr, logs };
-}
-
-function text(result: unknown): string {
-  const [part] = (result as CallToolResult).content;
-  if (part?.type !== 'text') throw new Error('expected a text part');
-  return part.text;
-}
 
 describe('openwork mcp in real clients (issue 29)', () => {
   it('advertises only what is true: no tools.listChanged, a logging capability, change resources', async () => {
@@ -115,32 +81,31 @@ describe('openwork mcp in real clients (issue 29)', () => {
     await writeFile(join(other, 'notes.txt'), 'from the client root\n');
     let answer: (() => void) | undefined;
     const answered = new Promise<void>((resolve) => (answer = resolve));
-    const { client } = await connect({ roots: { listChanged: true } }, (setUp) =>
-      setUp.setRequestHandler(ListRootsRequestSchema, async () => {
+    const { client } = await connect({
+      roots: async () => {
         await answered; // the answer is held until the test lets it go
-        return { roots: [{ uri: pathToFileURL(other).href }] };
-      }),
-    );
+        return [{ uri: pathToFileURL(other).href }];
+      },
+    });
     // The call completes while the roots request is still unanswered: on the --workspace root.
-    expect(text(await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } }))).toBe('1\talpha\n2\tbeta\n3\tgamma');
+    expect(resultText(await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } }))).toBe('1\talpha\n2\tbeta\n3\tgamma');
     answer?.();
     let seen = '';
     for (let attempt = 0; attempt < 50 && seen !== '1\tfrom the client root'; attempt += 1) {
-      seen = text(await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } }));
+      seen = resultText(await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } }));
     }
     expect(seen).toBe('1\tfrom the client root');
   });
 
   it('invalid roots are dropped one by one with a one-line warning each; the valid root applies', async () => {
-    const connected = await connect({ roots: {} }, (setUp) =>
-      setUp.setRequestHandler(ListRootsRequestSchema, async () => ({
-        roots: [{ uri: 'https://example.invalid/repo' }, { uri: pathToFileURL(join(sandbox.root, 'nowhere')).href }, { uri: pathToFileURL(sandbox.workspace).href }],
-      })),
-    );
+    const connected = await connect({
+      rootsListChanged: false,
+      roots: () => [{ uri: 'https://example.invalid/repo' }, { uri: pathToFileURL(join(sandbox.root, 'nowhere')).href }, { uri: pathToFileURL(sandbox.workspace).href }],
+    });
     const { client } = connected;
     let seen = '';
     for (let attempt = 0; attempt < 50 && !connected.stderr().includes('workspace roots'); attempt += 1) {
-      seen = text(await client.callTool({ name: 'list', arguments: {} }));
+      seen = resultText(await client.callTool({ name: 'list', arguments: {} }));
     }
     expect(seen).toContain('notes.txt');
     const warnings = connected.stderr().split('\n').filter((line) => line.includes('ignored the client'));
@@ -149,7 +114,7 @@ describe('openwork mcp in real clients (issue 29)', () => {
       `openwork mcp: ignored the client's root ${pathToFileURL(join(sandbox.root, 'nowhere')).href}: no such folder`,
     ]);
     expect(connected.stderr()).not.toMatch(/ZodError|invalid_type|"code":/);
-    expect(connected.logs).toEqual(expect.arrayContaining(warnings));
+    expect(connected.logs()).toEqual(expect.arrayContaining(warnings));
   });
 
   it('a client that goes away without a cancel notice ends the running call and its processes', async () => {
@@ -157,26 +122,26 @@ describe('openwork mcp in real clients (issue 29)', () => {
     const marker = `${Math.floor(Math.random() * 1e6) + 1000}.75`;
     const call = connected.client.callTool({ name: 'bash', arguments: { command: `sleep ${marker}; echo done` } });
     call.catch(() => undefined);
-    expect(await waitFor(async () => (await processesWith(marker)).length > 0)).toBe(true);
+    expect(await eventually(() => processesWith(marker).length > 0)).toBe(true);
     // Close stdin the way a crashed or killed client does: no notifications/cancelled is sent.
     const server = connected.transport.pid;
     expect(server).not.toBeNull();
     await connected.transport.close();
-    expect(await waitFor(async () => (await processesWith(marker)).length === 0)).toBe(true);
-    expect(await waitFor(async () => !(await isAlive(server ?? 0)))).toBe(true);
+    expect(await eventually(() => processesWith(marker).length === 0)).toBe(true);
+    expect(await eventually(async () => !(await isAlive(server ?? 0)))).toBe(true);
   });
 
   it(
     'an approval answered after 65 s still approves (no 60 s cut), with progress keep-alives for the client',
     async () => {
       const asked: string[] = [];
-      const { client } = await connect({ elicitation: {} }, (setUp) =>
-        setUp.setRequestHandler(ElicitRequestSchema, async (request) => {
-          asked.push(String(request.params.message));
+      const { client } = await connect({
+        elicitation: async (message) => {
+          asked.push(message);
           await new Promise((resolve) => setTimeout(resolve, 65_000));
           return { action: 'accept', content: { approve: true } };
-        }),
-      );
+        },
+      });
       const target = join(sandbox.root, 'outside.txt');
       const progress: string[] = [];
       // The client's own request timeout stays the SDK default (60 s): the keep-alives reset it.
@@ -194,27 +159,7 @@ describe('openwork mcp in real clients (issue 29)', () => {
   );
 });
 
-/** Process ids whose command line contains `needle` (from /proc, so the check sees every process). */
-async function processesWith(needle: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    const commandLine = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (commandLine.includes(needle)) found.push(Number(entry));
-  }
-  return found;
-}
-
 async function isAlive(pid: number): Promise<boolean> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   return status !== '' && !/^State:\s+Z/m.test(status);
-}
-
-/** Polls `condition` up to 200 times, 50 ms apart (a bound, not a timing assertion). */
-async function waitFor(condition: () => Promise<boolean>): Promise<boolean> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (await condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
 }

@@ -1,36 +1,24 @@
 import { access, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, runOpenwork, type CliSandbox } from '../test-support/cli-sandbox.js';
-import { connectMcpTestClient, resultText } from '../test-support/mcp-test-client.js';
+import { mcpTestClients, resultText } from '../test-support/mcp-test-client.js';
+import { eventually } from '../test-support/session-process.js';
 
 // Issue 24, item 8: `openwork mcp` exited without a word on a request over 10 MiB (the SDK's
 // stdio buffer), and an MCP client could make `/` a workspace root.
 
 let sandbox: CliSandbox;
-const clients: Client[] = [];
+const { connect, closeAll } = mcpTestClients(() => sandbox);
 beforeEach(async () => {
   sandbox = await createCliSandbox();
   await writeFile(join(sandbox.workspace, 'notes.txt'), 'alpha\n');
 });
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
+  await closeAll();
   await sandbox.remove();
 });
-
-async function connect(options: Parameters<typeof connectMcpTestClient>[1] = {}) {
-  const connection = await connectMcpTestClient(sandbox, options);
-  clients.push(connection.client);
-  return connection;
-}
-
-/** Polls `condition` up to 100 times, 50 ms apart (a bound, not a timing assertion). */
-async function eventually(condition: () => boolean): Promise<boolean> {
-  for (let attempt = 0; attempt < 100 && !condition(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-  return condition();
-}
 
 describe('openwork mcp with a message over 8 MiB', () => {
   it('answers it with a JSON-RPC error, logs one line on stderr and goes on serving', async () => {
@@ -45,7 +33,7 @@ describe('openwork mcp with a message over 8 MiB', () => {
 
     const read = await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } });
     expect(resultText(read)).toBe('1\talpha');
-    expect(await eventually(() => stderr().includes('refused a message'))).toBe(true);
+    expect(await eventually(() => stderr().includes('refused a message'), 100)).toBe(true);
     const lines = stderr().split('\n').filter((line) => line.includes('refused a message'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^openwork mcp: refused a message of \d+ bytes \(over the 8 MiB bound, request id \d+\); still serving$/);
@@ -86,7 +74,7 @@ describe('the workspace root / is refused; HOME is allowed with its protections'
 
   it('an MCP root of / is refused with a log line; the session keeps its --workspace', async () => {
     const { client, stderr } = await connect({ roots: () => ['/'] });
-    expect(await eventually(() => stderr().includes("openwork mcp: ignored the client's root file:///: it is / (the whole file system)"))).toBe(true);
+    expect(await eventually(() => stderr().includes("openwork mcp: ignored the client's root file:///: it is / (the whole file system)"), 100)).toBe(true);
     expect(resultText(await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } }))).toBe('1\talpha');
     // Relative paths still mean the workspace: with / as the root, `.` would list the file system.
     const listed = resultText(await client.callTool({ name: 'list', arguments: { path: '.' } }));

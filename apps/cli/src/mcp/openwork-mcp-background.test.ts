@@ -1,42 +1,27 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '@openwork/tooling/free-port';
 import { createCliSandbox, type CliSandbox } from '../test-support/cli-sandbox.js';
-import { connectMcpTestClient, resultText, type McpTestClient } from '../test-support/mcp-test-client.js';
+import { mcpTestClients, resultText } from '../test-support/mcp-test-client.js';
 import { backgroundTaskId, eventually, folderTree, membersOfGroups, processesWith, processGroupsOf } from '../test-support/session-process.js';
 
 // Issue 26 through `openwork mcp`, driven by the MCP SDK's own client (real process, real bubblewrap).
 
 let sandbox: CliSandbox;
-const clients: Client[] = [];
+const { connect, closeAll } = mcpTestClients(() => sandbox);
 beforeEach(async () => {
   sandbox = await createCliSandbox();
   await mkdir(join(sandbox.workspace, '.git'), { recursive: true });
   await writeFile(join(sandbox.workspace, '.git/HEAD'), 'ref: refs/heads/main\n');
 });
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
+  await closeAll();
   await sandbox.remove();
 });
-
-async function connect(): Promise<McpTestClient> {
-  const connected = await connectMcpTestClient(sandbox);
-  clients.push(connected.client);
-  return connected;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 function artifactsOf(result: unknown): ReadonlyArray<Record<string, unknown>> {
   return ((result as CallToolResult).structuredContent as { artifacts?: Array<Record<string, unknown>> } | undefined)?.artifacts ?? [];

@@ -1,35 +1,33 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCliSandbox, OPENWORK_BIN, type CliSandbox } from '../test-support/cli-sandbox.js';
+import { createCliSandbox, type CliSandbox } from '../test-support/cli-sandbox.js';
+import { mcpTestClients } from '../test-support/mcp-test-client.js';
 import { renderedPlotNotebook, writeMediaWorkspace, type MediaFile } from '../test-support/media-workspace.js';
 
 // Issue 27 end to end: `openwork mcp` as a real process, the SDK's own Client over stdio, real
 // image files, a folder and a notebook in a temp workspace.
 
 let sandbox: CliSandbox;
-let client: Client | undefined;
+const { connect, closeAll } = mcpTestClients(() => sandbox);
+let client: Client;
 let images: MediaFile[];
 let notebookImage: Buffer;
 
 beforeEach(async () => {
   sandbox = await createCliSandbox();
   ({ images, notebookImage } = await writeMediaWorkspace(sandbox.workspace));
-  client = new Client({ name: 'openwork-image-client', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [OPENWORK_BIN, 'mcp', '--workspace', sandbox.workspace], env: sandbox.environment, cwd: sandbox.root, stderr: 'pipe' }),
-  );
+  ({ client } = await connect());
 });
 
 afterEach(async () => {
-  await client?.close().catch(() => undefined);
+  await closeAll();
   await sandbox.remove();
 });
 
 async function read(path: string, extra: Record<string, unknown> = {}): Promise<CallToolResult> {
   // Parsed with the SDK's own result schema: ImageContent must be valid MCP, not just JSON.
-  return CallToolResultSchema.parse(await client!.callTool({ name: 'read', arguments: { path, ...extra } }));
+  return CallToolResultSchema.parse(await client.callTool({ name: 'read', arguments: { path, ...extra } }));
 }
 
 describe('openwork mcp: read of images, folders and notebooks (issue 27)', () => {

@@ -1,12 +1,10 @@
 import { readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as builtins from '@openwork/builtins';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCliSandbox, OPENWORK_BIN, type CliSandbox } from '../test-support/cli-sandbox.js';
+import { createCliSandbox, type CliSandbox } from '../test-support/cli-sandbox.js';
+import { mcpTestClients, resultText } from '../test-support/mcp-test-client.js';
+import { eventually, processesWith } from '../test-support/session-process.js';
 
 // grep and bash arrive with builtins' `search` and `bash` work. Until the installed builtins export
 // them, their cases are skipped and vitest lists them as skipped under these names; they run as
@@ -18,7 +16,7 @@ const HAS_BASH = 'bashTool' in builtins;
 // over stdio, on a temp HOME, OpenWork home and workspace.
 
 let sandbox: CliSandbox;
-let clients: Client[] = [];
+const { connect, closeAll } = mcpTestClients(() => sandbox);
 
 beforeEach(async () => {
   sandbox = await createCliSandbox();
@@ -26,53 +24,13 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-  clients = [];
+  await closeAll();
   await sandbox.remove();
 });
 
-interface ClientOptions {
-  readonly elicitation?: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
-  readonly roots?: () => string[];
-  readonly args?: readonly string[];
-}
-
-async function connect(options: ClientOptions = {}): Promise<Client> {
-  const client = new Client(
-    { name: 'openwork-test-client', version: '1.0.0' },
-    { capabilities: { ...(options.elicitation ? { elicitation: {} } : {}), ...(options.roots ? { roots: { listChanged: true } } : {}) } },
-  );
-  if (options.elicitation) {
-    const answer = options.elicitation;
-    client.setRequestHandler(ElicitRequestSchema, async (request) => answer(String(request.params.message)));
-  }
-  if (options.roots) {
-    const roots = options.roots;
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots().map((path) => ({ uri: pathToFileURL(path).href, name: path })) }));
-  }
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [OPENWORK_BIN, 'mcp', '--workspace', sandbox.workspace, ...(options.args ?? [])],
-    env: sandbox.environment,
-    cwd: sandbox.root,
-    stderr: 'pipe',
-  });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-function text(result: unknown): string {
-  const content = (result as CallToolResult).content;
-  expect(content).toHaveLength(1);
-  const [part] = content;
-  if (part?.type !== 'text') throw new Error('expected one text part');
-  return part.text;
-}
-
 describe('openwork mcp', () => {
   it('lists the default toolset with annotations from each risk hint', async () => {
-    const client = await connect();
+    const { client } = await connect();
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['read', 'write', 'edit', 'list', 'conversation_history']));
@@ -84,7 +42,7 @@ describe('openwork mcp', () => {
   });
 
   it('the explorer agent gets no tool that edits files', async () => {
-    const client = await connect({ args: ['--agent', 'explorer'] });
+    const { client } = await connect({ args: ['--workspace', sandbox.workspace, '--agent', 'explorer'] });
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('read');
     expect(names).not.toContain('edit');
@@ -92,15 +50,15 @@ describe('openwork mcp', () => {
   });
 
   it('reads a file: the text as content, the status as structured content', async () => {
-    const client = await connect();
+    const { client } = await connect();
     const result = await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } });
     expect(result.isError).toBe(false);
-    expect(text(result)).toBe('1\talpha\n2\tbeta\n3\tgamma');
+    expect(resultText(result)).toBe('1\talpha\n2\tbeta\n3\tgamma');
     expect(result.structuredContent).toMatchObject({ status: 'succeeded', error: null, artifacts: [] });
   });
 
   it('edits after a read: the file changes on disk and the change is an artifact, never in the text', async () => {
-    const client = await connect();
+    const { client } = await connect();
     await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } });
     const result = await client.callTool({ name: 'edit', arguments: { filePath: 'notes.txt', oldString: 'beta', newString: 'BETA' } });
     expect(result.isError).toBe(false);
@@ -113,20 +71,20 @@ describe('openwork mcp', () => {
     const resource = await client.readResource({ uri: artifacts[0]?.resource ?? '' });
     const whole = JSON.parse((resource.contents[0] as { text: string }).text) as { change: { afterContent: string } };
     expect(whole.change.afterContent).toBe('alpha\nBETA\ngamma\n');
-    expect(text(result)).not.toContain('afterContent');
-    expect(text(result)).not.toContain('alpha');
+    expect(resultText(result)).not.toContain('afterContent');
+    expect(resultText(result)).not.toContain('alpha');
   });
 
   it('a tool failure is an isError result, not a protocol error (edit before read, missing file)', async () => {
-    const client = await connect();
+    const { client } = await connect();
     const unread = await client.callTool({ name: 'edit', arguments: { filePath: 'notes.txt', oldString: 'beta', newString: 'x' } });
     expect(unread.isError).toBe(true);
-    expect(text(unread)).toMatch(/read/i);
+    expect(resultText(unread)).toMatch(/read/i);
     expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\ngamma\n');
     const missing = await client.callTool({ name: 'read', arguments: { path: 'missing.txt' } });
     expect(missing.isError).toBe(true);
     expect(missing.structuredContent).toMatchObject({ status: 'failed' });
-    expect(text(missing)).toContain('missing.txt');
+    expect(resultText(missing)).toContain('missing.txt');
     const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} });
     expect(unknown.isError).toBe(true);
     expect(unknown.structuredContent).toMatchObject({ error: { code: 'tool_not_found' } });
@@ -136,14 +94,14 @@ describe('openwork mcp', () => {
     const outside = join(sandbox.root, 'outside');
     await mkdir(outside);
     const target = join(outside, 'x.txt');
-    const client = await connect();
+    const { client } = await connect();
     const result = await client.callTool({
       name: 'write',
       arguments: { path: target, content: 'escaped\n', sandboxPermissions: { paths: [{ path: target, access: 'write', scope: 'exact' }] }, justification: 'write a note outside' },
     });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ status: 'denied' });
-    expect(text(result)).toContain('does not support elicitation');
+    expect(resultText(result)).toContain('does not support elicitation');
     expect(await readdir(outside)).toEqual([]);
   });
 
@@ -153,7 +111,7 @@ describe('openwork mcp', () => {
     const target = join(outside, 'x.txt');
     const asked: string[] = [];
     let approve = false;
-    const client = await connect({
+    const { client } = await connect({
       elicitation: (message) => {
         asked.push(message);
         return { action: 'accept', content: { approve } };
@@ -166,7 +124,7 @@ describe('openwork mcp', () => {
       });
     const refused = await call();
     expect(refused.isError).toBe(true);
-    expect(text(refused)).toContain('The user refused this call.');
+    expect(resultText(refused)).toContain('The user refused this call.');
     expect(await readdir(outside)).toEqual([]);
     approve = true;
     const approved = await call();
@@ -179,7 +137,7 @@ describe('openwork mcp', () => {
 
   it('the hard-protected OpenWork home is denied without asking, even with elicitation', async () => {
     const asked: string[] = [];
-    const client = await connect({ elicitation: (message) => (asked.push(message), { action: 'accept', content: { approve: true } }) });
+    const { client } = await connect({ elicitation: (message) => (asked.push(message), { action: 'accept', content: { approve: true } }) });
     const target = join(sandbox.openworkHome, 'config.json');
     const result = await client.callTool({
       name: 'write',
@@ -199,75 +157,55 @@ describe('openwork mcp', () => {
     await writeFile(join(first, 'where.txt'), 'first\n');
     await writeFile(join(second, 'where.txt'), 'second\n');
     let roots = [first];
-    const client = await connect({ roots: () => roots });
-    expect(text(await client.callTool({ name: 'read', arguments: { path: 'where.txt' } }))).toBe('1\tfirst');
+    const { client } = await connect({ roots: () => roots });
+    expect(resultText(await client.callTool({ name: 'read', arguments: { path: 'where.txt' } }))).toBe('1\tfirst');
     roots = [second];
     await client.sendRootsListChanged();
     // The change is applied before the next call that starts after the server has read the list;
     // read until the server answers from the new root (the notification is asynchronous).
     let seen = '';
     for (let attempt = 0; attempt < 50 && seen !== '1\tsecond'; attempt += 1) {
-      seen = text(await client.callTool({ name: 'read', arguments: { path: 'where.txt' } }));
+      seen = resultText(await client.callTool({ name: 'read', arguments: { path: 'where.txt' } }));
     }
     expect(seen).toBe('1\tsecond');
   });
 
   it.skipIf(!HAS_GREP)('grep finds a line in the workspace', async () => {
-    const client = await connect();
+    const { client } = await connect();
     const result = await client.callTool({ name: 'grep', arguments: { pattern: 'gam+a' } });
     expect(result.isError).toBe(false);
-    expect(text(result)).toContain('notes.txt');
-    expect(text(result)).toContain('gamma');
+    expect(resultText(result)).toContain('notes.txt');
+    expect(resultText(result)).toContain('gamma');
   });
 
   it.skipIf(!HAS_BASH)('bash streams progress notifications when the client sends a progress token', async () => {
-    const client = await connect();
+    const { client } = await connect();
     const progress: string[] = [];
     const result = await client.callTool({ name: 'bash', arguments: { command: 'for i in 1 2 3; do echo step$i; sleep 0.2; done' } }, undefined, {
       onprogress: (update) => progress.push(update.message ?? ''),
     });
     expect(result.isError).toBe(false);
-    expect(text(result)).toContain('step3');
+    expect(resultText(result)).toContain('step3');
     expect(progress.join('')).toContain('step1');
   });
 
   it.skipIf(!HAS_BASH)('a dangerous command is refused when the client cannot elicit', async () => {
-    const client = await connect();
+    const { client } = await connect();
     const result = await client.callTool({ name: 'bash', arguments: { command: `rm -rf ${sandbox.workspace}` } });
     expect(result.isError).toBe(true);
-    expect(text(result)).toContain('does not support elicitation');
+    expect(resultText(result)).toContain('does not support elicitation');
     expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\ngamma\n');
   });
 
   it.skipIf(!HAS_BASH)('a cancelled long bash leaves no process behind', async () => {
-    const client = await connect();
+    const { client } = await connect();
     const marker = `${Math.floor(Math.random() * 1e6) + 1000}.25`;
     const controller = new AbortController();
     const call = client.callTool({ name: 'bash', arguments: { command: `sleep ${marker}; echo done` } }, undefined, { signal: controller.signal });
     call.catch(() => undefined);
-    expect(await waitFor(async () => (await processesWith(marker)).length > 0)).toBe(true);
+    expect(await eventually(() => processesWith(marker).length > 0, 100)).toBe(true);
     controller.abort();
     await expect(call).rejects.toThrow();
-    expect(await waitFor(async () => (await processesWith(marker)).length === 0)).toBe(true);
+    expect(await eventually(() => processesWith(marker).length === 0, 100)).toBe(true);
   });
 });
-
-/** Process ids whose command line contains `needle` (from /proc, so the check sees every process). */
-async function processesWith(needle: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    const commandLine = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (commandLine.includes(needle)) found.push(Number(entry));
-  }
-  return found;
-}
-
-/** Polls `condition` up to 100 times, 50 ms apart (a bound, not a timing assertion). */
-async function waitFor(condition: () => Promise<boolean>): Promise<boolean> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    if (await condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
-}

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The built executable the tests run, as a user would (`openwork …`). */
-export const OPENWORK_BIN = fileURLToPath(new URL('../../dist/bin/openwork.js', import.meta.url));
+/** The built executable the tests run, as a user would (`openwork …`): the bundle the package's `bin` runs. */
+export const OPENWORK_BIN = fileURLToPath(new URL('../../dist/bundle/openwork.js', import.meta.url));
 
 /** A temp HOME, OpenWork home and workspace for one test; never the real ones. */
 export interface CliSandbox {

@@ -10,7 +10,7 @@ import type { LineMatcher, LineMatcherSpec } from './line-matcher.js';
 import { scanFileThroughBackend } from './scan-file-through-backend.js';
 import type { ScanLimit } from './scan-limit.js';
 import { GREP_MAX_LINES_PER_FILE } from './search-limits.js';
-import { CONTROL_PENDING, CONTROL_SHOWN_FULL, CONTROL_STOP, LIST_CHUNK_CHARS } from './search-messages.js';
+import { CONTROL_PENDING, CONTROL_SHOWN_FULL, CONTROL_STOP, LIST_CHUNK_CHARS, type FromSearchWorker, type WorkerFile } from './search-messages.js';
 import { SearchWorkerPool } from './search-worker-pool.js';
 import { walkSearchTree, type WalkedFile } from './walk-search-tree.js';
 
@@ -103,13 +103,61 @@ async function runOnThisThread(run: GrepRun): Promise<GrepTally> {
 }
 
 async function runWithWorkers(run: GrepRun, pool: SearchWorkerPool): Promise<GrepTally> {
-  const searchId = (searchIds += 1);
-  const control = new Int32Array(new SharedArrayBuffer(4 * (CONTROL_PENDING + pool.size)));
-  const stop = () => {
-    Atomics.store(control, CONTROL_STOP, 1);
-    for (let slot = 0; slot < pool.size; slot += 1) Atomics.notify(control, CONTROL_PENDING + slot);
-  };
-  const collector = new GrepCollector({
+  const search = new WorkerSearch(pool);
+  const collector = collectorForWorkers(run, search);
+  pool.attach(search.id, (message, slot) => onWorkerMessage(search, collector, message, slot));
+  const releaseStops = stopAtDeadlineOrAbort(run, search);
+  try {
+    startWorkers(run, search);
+    await walkIntoBatches(run, search, collector);
+    await search.waitFor(() => search.inFlight <= 0);
+    if (search.failure !== undefined) throw new SearchWorkerFailure(`grep failed in a search worker: ${search.failure}`);
+    return await collector.finish();
+  } finally {
+    releaseStops();
+    search.stop();
+    pool.detach(search.id);
+  }
+}
+
+/** One grep's state shared with the pool: the control words, the batches in flight, the first failure. */
+class WorkerSearch {
+  readonly id = (searchIds += 1);
+  readonly pool: SearchWorkerPool;
+  readonly control: Int32Array;
+  /** The file seqs of each batch in flight, by batch number. */
+  readonly batchSeqs = new Map<number, number[]>();
+  inFlight = 0;
+  failure: string | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(pool: SearchWorkerPool) {
+    this.pool = pool;
+    this.control = new Int32Array(new SharedArrayBuffer(4 * (CONTROL_PENDING + pool.size)));
+  }
+
+  /** Tells every worker to stop, waking any that waits for its list to be written. */
+  stop(): void {
+    Atomics.store(this.control, CONTROL_STOP, 1);
+    for (let slot = 0; slot < this.pool.size; slot += 1) Atomics.notify(this.control, CONTROL_PENDING + slot);
+  }
+
+  /** Wakes whoever waits in `waitFor` to look at the state again. */
+  signalChange(): void {
+    const resume = this.#wake;
+    this.#wake = undefined;
+    resume?.();
+  }
+
+  async waitFor(condition: () => boolean): Promise<void> {
+    while (!condition()) await new Promise<void>((resolve) => (this.#wake = resolve));
+  }
+}
+
+/** The collector, telling the workers when 250 lines are shown and how much of their list is written (bounded memory). */
+function collectorForWorkers(run: GrepRun, search: WorkerSearch): GrepCollector {
+  const { control } = search;
+  return new GrepCollector({
     mode: run.mode,
     list: run.list,
     onShownFull: () => Atomics.store(control, CONTROL_SHOWN_FULL, 1),
@@ -119,98 +167,95 @@ async function runWithWorkers(run: GrepRun, pool: SearchWorkerPool): Promise<Gre
       Atomics.notify(control, CONTROL_PENDING + slot);
     },
   });
-  let failure: string | undefined;
-  let inFlight = 0;
-  const batchSeqs = new Map<number, number[]>();
-  let wake: (() => void) | undefined;
-  const signalChange = () => {
-    const resume = wake;
-    wake = undefined;
-    resume?.();
-  };
-  const waitFor = async (condition: () => boolean) => {
-    while (!condition()) await new Promise<void>((resolve) => (wake = resolve));
-  };
+}
 
-  pool.attach(searchId, (message, slot) => {
-    switch (message.type) {
-      case 'list':
-        collector.addListText(message.seq, message.text, slot);
-        return;
-      case 'progress': {
-        const seqs = batchSeqs.get(message.batch) ?? [];
-        const reported = new Map(message.results.map((result) => [result.seq, result]));
-        for (const seq of seqs.splice(0, message.processed)) {
-          const result = reported.get(seq);
-          if (result?.list !== undefined) collector.addListText(seq, result.list, slot);
-          collector.addResult(seq, result ?? NO_MATCH);
-        }
-        return;
+/** One message of a worker (or of the pool, `slot < 0`) about this search. */
+function onWorkerMessage(search: WorkerSearch, collector: GrepCollector, message: FromSearchWorker, slot: number): void {
+  switch (message.type) {
+    case 'list':
+      collector.addListText(message.seq, message.text, slot);
+      return;
+    case 'progress': {
+      const seqs = search.batchSeqs.get(message.batch) ?? [];
+      const reported = new Map(message.results.map((result) => [result.seq, result]));
+      for (const seq of seqs.splice(0, message.processed)) {
+        const result = reported.get(seq);
+        if (result?.list !== undefined) collector.addListText(seq, result.list, slot);
+        collector.addResult(seq, result ?? NO_MATCH);
       }
-      case 'batch':
-        batchSeqs.delete(message.batch);
-        inFlight -= 1;
-        signalChange();
-        return;
-      case 'failed':
-        failure ??= message.message;
-        if (slot < 0) inFlight = 0; // the pool closed: no more batch reports will come
-        stop();
-        signalChange();
-        return;
-      case 'ready':
-        return;
+      return;
     }
-  });
+    case 'batch':
+      search.batchSeqs.delete(message.batch);
+      search.inFlight -= 1;
+      search.signalChange();
+      return;
+    case 'failed':
+      search.failure ??= message.message;
+      if (slot < 0) search.inFlight = 0; // the pool closed: no more batch reports will come
+      search.stop();
+      search.signalChange();
+      return;
+    case 'ready':
+      return;
+  }
+}
+
+/** Stops the workers at the deadline or on abort; returns what removes both triggers. */
+function stopAtDeadlineOrAbort(run: GrepRun, search: WorkerSearch): () => void {
   const timer = setTimeout(() => {
-    stop();
-    signalChange();
+    search.stop();
+    search.signalChange();
   }, Math.max(0, run.limit.deadline - Date.now() + 1));
   const onAbort = () => {
-    stop();
-    signalChange();
+    search.stop();
+    search.signalChange();
   };
   run.signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    for (let slot = 0; slot < pool.size; slot += 1) {
-      pool.post(slot, { type: 'grep', searchId, spec: run.spec, mode: run.mode, deadline: run.limit.deadline, control: control.buffer as SharedArrayBuffer, slot });
-    }
-    let seq = 0;
-    let batch: { seq: number; path: string; listPrefix: string }[] = [];
-    let batchNumber = 0;
-    const flush = async () => {
-      if (batch.length === 0) return;
-      await waitFor(() => inFlight < pool.size * BATCHES_PER_WORKER || failure !== undefined);
-      if (failure !== undefined) return;
-      inFlight += 1;
-      batchNumber += 1;
-      batchSeqs.set(batchNumber, batch.map((file) => file.seq));
-      pool.postBatch({ type: 'files', searchId, batch: batchNumber, files: batch });
-      batch = [];
-    };
-    await walkSearchTree({
-      session: run.session,
-      policy: run.policy,
-      root: run.root,
-      rules: run.rules,
-      shouldStop: () => run.limit.reached() || failure !== undefined,
-      signal: run.signal,
-      ...(run.accept === undefined ? {} : { accept: run.accept }),
-      onFile: async (file) => {
-        collector.expect(seq, file.displayPath);
-        batch.push({ seq, path: file.path, listPrefix: `${file.displayPath}:` });
-        seq += 1;
-        if (batch.length >= BATCH_FILES) await flush();
-      },
-    });
-    if (!run.limit.reached()) await flush();
-    await waitFor(() => inFlight <= 0);
-    if (failure !== undefined) throw new SearchWorkerFailure(`grep failed in a search worker: ${failure}`);
-    return await collector.finish();
-  } finally {
+  return () => {
     clearTimeout(timer);
     run.signal.removeEventListener('abort', onAbort);
-    stop();
-    pool.detach(searchId);
+  };
+}
+
+/** Gives every worker the pattern, the mode, the deadline and its slot of the control words. */
+function startWorkers(run: GrepRun, search: WorkerSearch): void {
+  const { pool } = search;
+  for (let slot = 0; slot < pool.size; slot += 1) {
+    pool.post(slot, { type: 'grep', searchId: search.id, spec: run.spec, mode: run.mode, deadline: run.limit.deadline, control: search.control.buffer as SharedArrayBuffer, slot });
   }
+}
+
+/** Walks the tree on this thread and sends its files in batches, at most `BATCHES_PER_WORKER` per worker in flight. */
+async function walkIntoBatches(run: GrepRun, search: WorkerSearch, collector: GrepCollector): Promise<void> {
+  const { pool } = search;
+  let seq = 0;
+  let batch: WorkerFile[] = [];
+  let batchNumber = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await search.waitFor(() => search.inFlight < pool.size * BATCHES_PER_WORKER || search.failure !== undefined);
+    if (search.failure !== undefined) return;
+    search.inFlight += 1;
+    batchNumber += 1;
+    search.batchSeqs.set(batchNumber, batch.map((file) => file.seq));
+    pool.postBatch({ type: 'files', searchId: search.id, batch: batchNumber, files: batch });
+    batch = [];
+  };
+  await walkSearchTree({
+    session: run.session,
+    policy: run.policy,
+    root: run.root,
+    rules: run.rules,
+    shouldStop: () => run.limit.reached() || search.failure !== undefined,
+    signal: run.signal,
+    ...(run.accept === undefined ? {} : { accept: run.accept }),
+    onFile: async (file) => {
+      collector.expect(seq, file.displayPath);
+      batch.push({ seq, path: file.path, listPrefix: `${file.displayPath}:` });
+      seq += 1;
+      if (batch.length >= BATCH_FILES) await flush();
+    },
+  });
+  if (!run.limit.reached()) await flush();
 }

@@ -1,4 +1,4 @@
-import { exec, execFileSync } from 'node:child_process';
+import { exec, execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -138,6 +138,27 @@ describe('UNIX sockets of host daemons (architecture §3.7, issue 24)', () => {
     expect(await exists(marker)).toBe(true);
     const blocked = await runWrapped(backend.wrap({ argv: ['/bin/bash', '-c', askDaemon(other, `${marker}-other`)], cwd: workspace }, open), workspace);
     expect(blocked.stdout).toBe('refused ECONNREFUSED\n');
+  });
+
+  it('a socket whose daemon ends between wrap and the start leaves no file behind (bwrap created its mount point)', async () => {
+    const socket = path.join(temp, 'short-lived.sock');
+    const server = net.createServer();
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
+    const wrapped = backend.wrap({ argv: ['/bin/true'], cwd: workspace }, policy('workspace-write'));
+    expect(wrapped.argv.join(' ')).toContain(`--ro-bind /dev/null ${socket}`);
+    await new Promise<void>((resolve) => server.close(() => resolve())); // the daemon ends: its socket file goes
+    expect(await exists(socket)).toBe(false);
+    try {
+      const run = spawnSync(wrapped.argv[0] as string, wrapped.argv.slice(1), { cwd: workspace, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      expect((await fs.lstat(socket)).isFile()).toBe(true); // what bwrap made to mount on
+    } finally {
+      await wrapped.release();
+    }
+    expect(await exists(socket)).toBe(false);
+    // A daemon's live socket is never taken for such a file.
+    const live = path.join(temp, 'tmux-1000-default');
+    expect((await fs.lstat(live)).isSocket()).toBe(true);
   });
 
   it.skipIf(!hasTmux())('real tmux: a sandboxed tmux client cannot make the host tmux server run-shell or open a window', async () => {

@@ -27,5 +27,10 @@ export function maskHostSockets(plan: MountPlan): void {
     if (isInsideAnyProtectedEntry(state.path, layout.unreadable, layout.letterCase)) continue;
     masked.add(state.path);
     plan.mount(state.path, MountPhase.Mask, ['--ro-bind', '/dev/null', state.path]);
+    // A daemon that ends between this rendering and bwrap's start takes its socket file with it,
+    // and bwrap then creates the mount point: an empty read-only file in someone else's folder.
+    // Recorded like the mount points we create, the sweep removes that file after the call; a
+    // socket still there is no regular file and stays (`removeIfStillOurs`).
+    plan.createdMountPoints.push(state.path);
   }
 }

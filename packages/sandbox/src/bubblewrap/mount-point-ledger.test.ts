@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MountPointLedger } from './mount-point-ledger.js';
+import { ownerOf } from './mount-point-registry.js';
 import { makeTempDirectory } from './test-support/run-wrapped.js';
 
 let root: string;
@@ -101,5 +103,21 @@ describe('MountPointLedger', () => {
     expect(ledger.claim([], [envrc], new Map(), rendered)).toBeUndefined();
     const again = claim(ledger, [envrc], []);
     await again.release();
+  });
+
+  it('drops the record of a dead host whose call created nothing (it only stood on mount points of others)', async () => {
+    const ended = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const owner = ownerOf(ended.pid as number) as string;
+    ended.kill('SIGKILL');
+    await new Promise((resolve) => ended.once('exit', resolve));
+    const envrc = path.join(root, '.envrc');
+    // What the killed host left: a claim that stands on another call's mount point and created none.
+    await fs.mkdir(registry, { recursive: true, mode: 0o700 });
+    await fs.writeFile(path.join(registry, `active.${owner}.1.json`), JSON.stringify({ created: [], stands: [envrc] }), { mode: 0o600 });
+    const ledger = new MountPointLedger(registry, { reaper: false });
+    ledger.generation(); // the first use in a process recovers crashes, waiting out the grace period
+    expect((await fs.readdir(registry)).filter((name) => name !== 'generation')).toEqual([]);
+    ledger.registry.removeFolderIfEmpty();
+    expect(await exists(registry)).toBe(false);
   });
 });

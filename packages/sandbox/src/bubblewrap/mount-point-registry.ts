@@ -108,9 +108,10 @@ function depth(path: string): number {
  * with the planted content. Never follows a link: lstat, rmdir and unlink act on the entry
  * itself, and a parent that no longer resolves to itself is left alone (Node has no `unlinkat`,
  * so a link swapped in between that check and the removal remains a race — README, known limits).
- * `failed`: something unexpected (EACCES), to be tried again by a later sweep.
+ * `removed`: it was ours and is gone now; `resolved`: nothing of ours is there (gone already, or
+ * someone else's now); `failed`: something unexpected (EACCES), to be tried again by a later sweep.
  */
-function removeIfStillOurs(node: PlantedNode): 'resolved' | 'not-empty' | 'failed' {
+function removeIfStillOurs(node: PlantedNode): 'removed' | 'resolved' | 'not-empty' | 'failed' {
   try {
     // Records hold canonical paths: a parent that resolves elsewhere now was replaced by a link
     // (`.git` → `~`), and what lies behind it is not ours.
@@ -120,11 +121,15 @@ function removeIfStillOurs(node: PlantedNode): 'resolved' | 'not-empty' | 'faile
     if (stats === undefined) return 'resolved';
     if (stats.isFile()) {
       const ours = stats.size === Buffer.byteLength(node.content) && (node.content === '' || fs.readFileSync(node.path, 'utf8') === node.content);
-      if (ours) fs.unlinkSync(node.path);
-    } else if (stats.isDirectory()) {
-      fs.rmdirSync(node.path);
+      if (!ours) return 'resolved';
+      fs.unlinkSync(node.path);
+      return 'removed';
     }
-    return 'resolved'; // links, devices, filled files: someone else's now, not ours to remove
+    if (stats.isDirectory()) {
+      fs.rmdirSync(node.path);
+      return 'removed';
+    }
+    return 'resolved'; // links, devices, sockets, filled files: someone else's now, not ours to remove
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOTEMPTY' || code === 'EEXIST') return 'not-empty';
@@ -216,8 +221,9 @@ export class MountPointRegistry {
         if (isStoodOn(node.path, standing)) continue;
         const outcome = removeIfStillOurs(node);
         if (outcome === 'failed') failures.push(node.path);
-        else if (outcome === 'resolved' || !this.#hasPendingBelow(node.path, snapshot, resolved)) resolved.add(node.path);
-        removed ||= outcome === 'resolved';
+        else if (outcome !== 'not-empty' || !this.#hasPendingBelow(node.path, snapshot, resolved)) resolved.add(node.path);
+        // Only a removal changes what a rendering saw (a node found gone or not ours changes nothing).
+        removed ||= outcome === 'removed';
       }
       if (removed) this.#write('generation', { created: [], stands: [] }, 'generation');
       this.#prune(snapshot, resolved);
@@ -260,7 +266,9 @@ export class MountPointRegistry {
   #prune(snapshot: RegistrySnapshot, resolved: ReadonlySet<string>): void {
     for (const [name, record] of snapshot.leftovers) {
       const remaining = record.created.filter((node) => !resolved.has(node.path));
-      if (remaining.length === record.created.length) continue;
+      // A record that created nothing (a call that only stood on others' mount points, then its
+      // host died) has nothing left to wait for: it goes too, or records piled up for good.
+      if (remaining.length === record.created.length && remaining.length > 0) continue;
       if (remaining.length === 0) fs.rmSync(`${this.directory}/${name}`, { force: true });
       else this.#write('left', { created: remaining, stands: [] }, name);
     }

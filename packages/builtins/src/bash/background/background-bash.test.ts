@@ -1,9 +1,9 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ToolResult, type ToolResult as Result } from '@openwork/tools-contract';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '@openwork/tooling/free-port';
 import { backgroundFixtures, backgroundTaskOf } from '../test-support/background-fixtures.js';
 import type { BashFixture } from '../test-support/bash-fixture.js';
 import { eventually, livingProcessesWith } from '../test-support/process-table.js';
@@ -11,16 +11,6 @@ import { eventually, livingProcessesWith } from '../test-support/process-table.j
 const { create: bashFixture } = backgroundFixtures();
 
 const task = backgroundTaskOf;
-
-/** A loopback port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** bash_output until `needle` shows up (each read is bounded by waitMs; the loop bounds the attempts). */
 async function readUntil(fixture: BashFixture, taskId: string, needle: string): Promise<string> {

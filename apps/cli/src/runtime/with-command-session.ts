@@ -1,0 +1,37 @@
+import type { Session } from '@openwork/core';
+import { terminalApprover } from '../approval/terminal-approver.js';
+import type { CommandIo } from '../cli/command-spec.js';
+import { optionValue, type ParsedArguments } from '../cli/parse-arguments.js';
+import { openRuntime } from './open-runtime.js';
+import { openOrCreateSession } from './open-or-create-session.js';
+import { workspaceRootsOption } from './workspace-roots.js';
+
+/**
+ * What `openwork call` and `openwork session` share (architecture §7): the runtime over the
+ * configured store with the terminal approver, the stored session they run in (new, or the one
+ * `--session` names), a signal that Ctrl-C aborts; all closed again when `use` ends.
+ */
+export async function withCommandSession<T>(
+  command: 'call' | 'session',
+  parsed: ParsedArguments,
+  io: CommandIo,
+  use: (session: Session, signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  // Before anything opens: a refused root (`/`) changes nothing, not even the store.
+  if (optionValue(parsed, 'session') === undefined) workspaceRootsOption(parsed);
+  const opened = await openRuntime({
+    environment: io.environment,
+    database: optionValue(parsed, 'database'),
+    approver: terminalApprover({ interactive: io.interactive, approveAll: parsed.flags.has('approve'), output: io.stderr }),
+  });
+  const controller = new AbortController();
+  const interrupt = () => controller.abort();
+  process.once('SIGINT', interrupt);
+  try {
+    const session = await openOrCreateSession(opened.runtime, parsed, io.environment, command);
+    return await use(session, controller.signal);
+  } finally {
+    process.removeListener('SIGINT', interrupt);
+    await opened.close();
+  }
+}
