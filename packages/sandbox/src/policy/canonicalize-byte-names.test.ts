@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathFromBytes } from '@openwork/fs-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalizePath, canonicalizePathSync, createSandboxPolicy, resolveCheckedPath } from '../index.js';
+import { pathFromBytes, toNodePath } from './path-bytes.js';
 
-// Issue 25: a path string's U+DC80–U+DCFF stand for bytes that are not UTF-8 (`@openwork/fs-backend`).
+// Issue 25: a path string's U+DC80–U+DCFF stand for bytes that are not UTF-8 (`path-bytes.ts`).
 // Canonicalisation must reach those bytes and give real paths back in that form, never U+FFFD,
 // so that what the fence checks is exactly what the tools then open.
 
@@ -33,6 +33,15 @@ afterAll(() => {
 });
 
 describe('issue 25: canonicalizePath on names that are not valid UTF-8', () => {
+  it('path-bytes: bytes → path string → bytes is exact for names with and without such bytes', () => {
+    for (const name of [bytes('', 'caf', 0xe9).subarray(1), bytes('', 0xe2, 0x82, 'a', 0xc0, 0x80, 0xed, 0xb3, 0xa9, 0xf5).subarray(1), Buffer.from('plain é \uFFFD \u{10080}')]) {
+      const path = pathFromBytes(name);
+      expect(Buffer.from(toNodePath(path)).equals(name)).toBe(true);
+    }
+    expect(pathFromBytes(Buffer.of(0x61, 0xe9))).toBe('a\uDCE9');
+    expect(toNodePath('plain')).toBe('plain');
+  });
+
   it('resolves such a path to itself, and a link to such a folder to its bytes (not U+FFFD)', async () => {
     const file = `${ws}/${name('d', 0xe9)}/${name('f', 0xff)}`;
     expect(await canonicalizePath(file, { cwd: ws, intent: 'must-exist' })).toEqual({ ok: true, path: file });

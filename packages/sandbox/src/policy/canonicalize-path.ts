@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { pathFromBytes, toNodePath } from '@openwork/fs-backend';
+import { pathFromBytes, toNodePath } from './path-bytes.js';
 import { SandboxConfigurationError } from './sandbox-error.js';
 
 /**
@@ -155,7 +155,7 @@ function kindOf(stats: fs.Stats): 'symlink' | 'directory' | 'other' {
 }
 
 // Paths are strings whose U+DC80–U+DCFF stand for bytes that are not UTF-8 (issue 25,
-// `@openwork/fs-backend` "File names"): the kernel gets those bytes, and a real path that Node
+// `path-bytes.ts`): the kernel gets those bytes, and a real path that Node
 // decoded with a U+FFFD is read again as bytes, so the path checked is exactly the one used.
 const REPLACEMENT = '\uFFFD';
 
