@@ -7,6 +7,7 @@ import { ToolResult } from '@openwork/tools-contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useCompiledSearchWorkers } from '../search/test-support/compiled-search-workers.js';
 import { createBashFixture, requireBubblewrap } from '../bash/test-support/bash-fixture.js';
+import { reapplyFileChanges, undoFileChanges } from '../file-change/index.js';
 import { createFixture, type BuiltinsFixture } from '../test-support/builtins-fixture.js';
 
 // Issue 25, grep's semantic gap "a file whose name is not valid UTF-8 is skipped by grep and listed
@@ -95,6 +96,20 @@ describe('issue 25: a file name that is not valid UTF-8', () => {
     // Nothing was made under a literal "\xE9" or "\xFF" name, and no temp file is left.
     expect(readdirSync(join(fixture.workspace, 'dir'), { encoding: 'buffer' }).map((name) => name.toString('latin1')).sort()).toEqual(['caf\u00e9.txt', 'plain.txt']);
     expect(readdirSync(fixture.workspace).sort()).toEqual(['dir', 'sub\uFFFD']);
+  });
+
+  it('undo and reapply of an edit to such a file reach it by its exact path, after a JSON round trip of the artifacts', async () => {
+    await text('read', { path: 'dir/caf\\xE9.txt' });
+    const edited = await fixture.call('edit', { filePath: 'dir/caf\\xE9.txt', oldString: 'plain', newString: 'edited' });
+    expect(edited.status, ToolResult.text(edited)).toBe('succeeded');
+    const artifacts = JSON.parse(JSON.stringify(edited.artifacts)) as unknown[];
+    const engine = { filesystem: fixture.session.filesystem, writeLocks: fixture.session.writeLocks, policy: fixture.policy() };
+    const undo = await undoFileChanges({ artifacts }, engine);
+    expect(undo.ok, undo.ok ? '' : undo.message).toBe(true);
+    expect(readFileSync(hostPath(fixture.workspace, 'dir/caf', 0xe9, '.txt'), 'utf8')).toBe('needle one\nplain\nneedle two\n');
+    const reapply = await reapplyFileChanges({ artifacts: JSON.parse(JSON.stringify(undo.ok ? undo.artifacts : [])) as unknown[] }, engine);
+    expect(reapply.ok, reapply.ok ? '' : reapply.message).toBe(true);
+    expect(readFileSync(hostPath(fixture.workspace, 'dir/caf', 0xe9, '.txt'), 'utf8')).toBe('needle one\nedited\nneedle two\n');
   });
 
   it('a file literally named a\\xE9.txt (a backslash) is used first; the one with byte E9 next to it is reached when there is none', async () => {
