@@ -1,5 +1,4 @@
 import { lstatSync } from 'node:fs';
-import { toNodePath } from '@openwork/fs-backend';
 import { NodeFileSystem } from '@openwork/fs-backend';
 import type { SandboxPolicy } from '@openwork/sandbox';
 import type { CheckedPath } from '../context/checked-path.js';
@@ -71,7 +70,7 @@ export async function runGlob(run: GlobRun): Promise<GlobTally> {
         }
       }
       if (local) {
-        const found = lstatSync(toNodePath(file.path), { throwIfNoEntry: false });
+        const found = lstatSync(file.nodePath, { throwIfNoEntry: false });
         newest.offer({ displayPath: file.displayPath, mtimeMs: found !== undefined && Number.isFinite(found.mtimeMs) ? found.mtimeMs : undefined, seq });
         return;
       }

@@ -1,4 +1,4 @@
-import { escapePath, NodeFileSystem, type DirectoryEntry } from '@openwork/fs-backend';
+import { escapePath, hasRawBytes, NodeFileSystem, pathToBytes, type DirectoryEntry } from '@openwork/fs-backend';
 import type { SandboxPolicy } from '@openwork/sandbox';
 import type { CheckedPath } from '../context/checked-path.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
@@ -15,6 +15,8 @@ export interface WalkedFile {
   readonly relativePath: string;
   /** How results show it: relative to the workspace when inside it (§7.6), bytes that are not UTF-8 as `\xNN` (issue 25). */
   readonly displayPath: string;
+  /** What `node:fs` is given for it: `path`, or its bytes when it holds one that is not UTF-8 (issue 25). */
+  readonly nodePath: string | Buffer;
 }
 
 export interface SearchWalkOptions {
@@ -132,6 +134,8 @@ class SearchWalk {
     // that is itself a workspace root (then `displayPath` decides).
     const shownFolder = options.session.displayPath(path);
     const shownPrefix = shownFolder === '.' ? '' : shownFolder === '/' ? '/' : `${shownFolder}/`;
+    // Issue 25: checked once per folder and per (short) name rather than per full path.
+    const folderHasRawBytes = hasRawBytes(path);
     let rules = inherited;
     const has = (name: string, kind: DirectoryEntry['kind']) => entries.some((entry) => entry.name === name && entry.kind === kind);
     const readHere = (name: string) => readIgnoreFile(options.session, join(path, name), checkEach ? options.policy : undefined);
@@ -170,8 +174,10 @@ class SearchWalk {
       }
       if (options.accept !== undefined && !options.accept(entryRelative)) continue;
       if (options.shouldStop()) return false;
-      const shown = this.#roots.has(entryPath) ? options.session.displayPath(entryPath) : `${shownPrefix}${escapePath(entry.name)}`;
-      await options.onFile({ path: entryPath, relativePath: entryRelative, displayPath: shown });
+      const nameHasRawBytes = hasRawBytes(entry.name);
+      const shown = this.#roots.has(entryPath) ? options.session.displayPath(entryPath) : `${shownPrefix}${nameHasRawBytes ? escapePath(entry.name) : entry.name}`;
+      const nodePath = folderHasRawBytes || nameHasRawBytes ? pathToBytes(entryPath) : entryPath;
+      await options.onFile({ path: entryPath, relativePath: entryRelative, displayPath: shown, nodePath });
     }
     return true;
   }
