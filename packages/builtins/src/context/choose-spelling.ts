@@ -1,5 +1,5 @@
 import { unescapePath } from '@openwork/fs-backend';
-import { canonicalizePath, normalizePathText, type PathIntent } from '@openwork/sandbox';
+import { canonicalizePath, canonicalizePathSync, normalizePathText, type PathIntent, type PathResolution } from '@openwork/sandbox';
 
 /** The path `resolvePath` goes on with, or why the model's text cannot be a path. */
 export type Spelling = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: string };
@@ -7,19 +7,23 @@ export type Spelling = { readonly ok: true; readonly path: string } | { readonly
 /** A lone UTF-16 surrogate: no text a model copies from our output has one (`escapePath` shows bytes as `\xNN`). */
 const LONE_SURROGATE = /\p{Cs}/u;
 
+/** One question the choice asks: does this path name an entry (a dangling link counts)? */
+type Question = string;
+
 /**
  * Issue 25: which file the model's path text means. Results show a byte that is not UTF-8 in a
  * file name as `\xNN` (`escapePath`); such a spelling is turned back into the bytes — but the path
  * as written is tried first, so a file literally named `a\xE9.txt` stays reachable:
  * 1. a lone surrogate is refused (it would reach the kernel as U+FFFD, a name nobody showed);
- * 2. no canonical `\xNN` spelling in it (`unescapePath`): the text as it is;
+ * 2. no exact `\xNN` spelling in it (`unescapePath`): the text as it is;
  * 3. the text names something that exists: the text as it is;
  * 4. the decoded path names something that exists: the decoded path;
  * 5. neither exists (`may-create`): the decoded path if more of it exists (a deeper existing
  *    folder, where the new file goes), else the text.
- * The fence then checks whichever was chosen, like any other path (§6.2).
+ * The fence then checks whichever was chosen, like any other path (§6.2). Written once as a
+ * generator of existence questions, so the async and the sync entry points cannot drift apart.
  */
-export async function chooseSpelling(text: string, intent: PathIntent, cwd: string): Promise<Spelling> {
+function* choose(text: string, intent: PathIntent, cwd: string): Generator<Question, Spelling, boolean> {
   if (LONE_SURROGATE.test(text)) {
     return {
       ok: false,
@@ -27,23 +31,38 @@ export async function chooseSpelling(text: string, intent: PathIntent, cwd: stri
     };
   }
   const decoded = unescapePath(text);
-  if (decoded === undefined || (await exists(text, cwd))) return { ok: true, path: text };
-  if (await exists(decoded, cwd)) return { ok: true, path: decoded };
-  if (intent === 'may-create' && (await existingDepth(decoded, cwd)) > (await existingDepth(text, cwd))) return { ok: true, path: decoded };
+  if (decoded === undefined || (yield text)) return { ok: true, path: text };
+  if (yield decoded) return { ok: true, path: decoded };
+  if (intent === 'may-create' && (yield* existingDepth(decoded, cwd)) > (yield* existingDepth(text, cwd))) return { ok: true, path: decoded };
   return { ok: true, path: text };
 }
 
-/** Whether the path names an entry (a dangling link counts): only "no such entry" says no. */
-async function exists(path: string, cwd: string): Promise<boolean> {
-  const resolution = await canonicalizePath(path, { cwd, intent: 'must-exist' });
+/** How many leading names of the path exist (its deepest existing folder's depth). */
+function* existingDepth(path: string, cwd: string): Generator<Question, number, boolean> {
+  const names = normalizePathText(path, cwd).split('/').filter((name) => name !== '');
+  for (let depth = names.length; depth > 0; depth -= 1) {
+    if (yield `/${names.slice(0, depth).join('/')}`) return depth;
+  }
+  return 0;
+}
+
+/** Only "no such entry" says no. */
+function names(resolution: PathResolution): boolean {
   return resolution.ok || (resolution.problem !== 'not-found' && resolution.problem !== 'not-a-directory');
 }
 
-/** How many leading names of the path exist (its deepest existing folder's depth). */
-async function existingDepth(path: string, cwd: string): Promise<number> {
-  const names = normalizePathText(path, cwd).split('/').filter((name) => name !== '');
-  for (let depth = names.length; depth > 0; depth -= 1) {
-    if (await exists(`/${names.slice(0, depth).join('/')}`, cwd)) return depth;
-  }
-  return 0;
+/** The spelling a tool's path means (`resolvePath`). */
+export async function chooseSpelling(text: string, intent: PathIntent, cwd: string): Promise<Spelling> {
+  const steps = choose(text, intent, cwd);
+  let step = steps.next();
+  while (!step.done) step = steps.next(names(await canonicalizePath(step.value, { cwd, intent: 'must-exist' })));
+  return step.value;
+}
+
+/** Synchronous twin of `chooseSpelling` (grant paths, which `prepare` resolves). */
+export function chooseSpellingSync(text: string, intent: PathIntent, cwd: string): Spelling {
+  const steps = choose(text, intent, cwd);
+  let step = steps.next();
+  while (!step.done) step = steps.next(names(canonicalizePathSync(step.value, { cwd, intent: 'must-exist' })));
+  return step.value;
 }

@@ -168,6 +168,23 @@ describe('issue 25: a file name that is not valid UTF-8', () => {
     expect((await errorOf('write', { path: 'home\\xE9/x.txt', content: 'x' })).code).toBe('permission_denied');
   });
 
+  it('a grant for such a path, spelled \\xNN, names the bytes, and the approved write changes that file', async () => {
+    writeFileSync(hostPath(fixture.outside, 'o', 0xe9), 'outside\n');
+    const input = {
+      path: join(fixture.outside, 'o\\xE9'),
+      content: 'granted\n',
+      sandboxPermissions: { paths: [{ path: join(fixture.outside, 'o\\xE9'), access: 'write', scope: 'exact' }] },
+      justification: 'The user asked for this file',
+    };
+    const prepared = fixture.toolset.prepare('write', input);
+    const escalation = prepared.ok && prepared.call.inspection.kind === 'writes' ? prepared.call.inspection.escalation : undefined;
+    expect(escalation?.paths).toEqual([{ path: `${fixture.outside}/o\uDCE9`, access: 'write', scope: 'exact' }]);
+    await text('read', { path: join(fixture.outside, 'o\\xE9') });
+    const written = await fixture.call('write', input, { grants: escalation?.paths ?? [] });
+    expect(written.status, ToolResult.text(written)).toBe('succeeded');
+    expect(readFileSync(hostPath(fixture.outside, 'o', 0xe9), 'utf8')).toBe('granted\n');
+  });
+
   it('bash refuses a workdir with such a name, saying why, instead of starting elsewhere; cd in the command works', async () => {
     await requireBubblewrap();
     const bash = await createBashFixture();

@@ -5,9 +5,11 @@ import {
   sandboxPermissionsInputSchema,
   type PathGrant,
 } from '@openwork/sandbox';
+import { escapePath } from '@openwork/fs-backend';
 import { ToolExecutionError } from '@openwork/tools-contract';
 import * as z from 'zod';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
+import { chooseSpellingSync } from '../context/choose-spelling.js';
 import { expandHome } from '../context/expand-home.js';
 
 /**
@@ -59,9 +61,12 @@ export function escalationRequest(input: EscalationInput, session: ToolSessionCo
   const paths = parsed.request.paths.map((entry): PathGrant => {
     const expanded = expandHome(entry.path, session.homeDirectory);
     if (!expanded.ok) throw new ToolExecutionError('invalid_arguments', `invalid sandboxPermissions path: ${expanded.message}`);
-    const resolution = canonicalizePathSync(expanded.path, { cwd: session.workingDirectory, intent: 'may-create' });
+    // Issue 25: a `\xNN` spelling means what it means in the tool's own path (`chooseSpelling`).
+    const spelled = chooseSpellingSync(expanded.path, 'may-create', session.workingDirectory);
+    if (!spelled.ok) throw new ToolExecutionError('invalid_arguments', `invalid sandboxPermissions path: ${spelled.message}`);
+    const resolution = canonicalizePathSync(spelled.path, { cwd: session.workingDirectory, intent: 'may-create' });
     if (!resolution.ok) {
-      throw new ToolExecutionError('invalid_arguments', `invalid sandboxPermissions path ${JSON.stringify(entry.path)}: ${resolution.message}`);
+      throw new ToolExecutionError('invalid_arguments', `invalid sandboxPermissions path ${JSON.stringify(entry.path)}: ${escapePath(resolution.message)}`);
     }
     return Object.freeze({ path: resolution.path, access: entry.access, scope: entry.scope });
   });
