@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { PathGrant } from '@openwork/sandbox';
 import { ToolResult } from '@openwork/tools-contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useCompiledSearchWorkers } from '../search/test-support/compiled-search-workers.js';
@@ -177,7 +178,7 @@ describe('issue 25: a file name that is not valid UTF-8', () => {
       justification: 'The user asked for this file',
     };
     const prepared = fixture.toolset.prepare('write', input);
-    const escalation = prepared.ok && prepared.call.inspection.kind === 'writes' ? prepared.call.inspection.escalation : undefined;
+    const escalation = ((prepared.ok ? prepared.call.inspection : undefined) as { escalation?: { paths: PathGrant[] } } | undefined)?.escalation;
     expect(escalation?.paths).toEqual([{ path: `${fixture.outside}/o\uDCE9`, access: 'write', scope: 'exact' }]);
     await text('read', { path: join(fixture.outside, 'o\\xE9') });
     const written = await fixture.call('write', input, { grants: escalation?.paths ?? [] });
