@@ -97,6 +97,7 @@ export type {
   DangerousCommandRule,
 } from './command/command-analysis.js';
 export { detectRunnerFailure } from './command/detect-runner-failure.js';
+export { vanishedMaskTarget } from './bubblewrap/vanished-mask-target.js';
 export type { RunnerFailure } from './command/detect-runner-failure.js';
 export { detectSandboxDenial } from './command/detect-sandbox-denial.js';
 export type { DeniedPath, SandboxDenial, SandboxDenialQuery } from './command/detect-sandbox-denial.js';

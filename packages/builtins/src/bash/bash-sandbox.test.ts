@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, unlinkSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -52,6 +52,47 @@ function breakRunner(argv: readonly string[]): readonly string[] {
 }
 
 describe('bash in the kernel sandbox (§7.9, architecture §3.4)', () => {
+  it('a host socket that goes away between wrap and the start does not fail the call: it is wrapped again (architecture §3.7)', async () => {
+    // The daemon's socket lies where the command may not write (outside every root): when it goes
+    // away after wrap masked it, bwrap cannot create the mount point and fails before the command.
+    let path = '';
+    let vanished = false;
+    const fixture = await bashFixture({
+      tamper: (argv) => {
+        if (!vanished && argv.includes(path)) {
+          vanished = true;
+          unlinkSync(path); // as a daemon ending right now does; it no longer lists it once its file is gone
+        }
+        return argv;
+      },
+    });
+    path = join(fixture.outside, 'agent.sock');
+    const daemon = createServer();
+    await new Promise<void>((resolve) => daemon.listen(path, resolve));
+    try {
+      const result = await fixture.call('bash', { command: 'echo ran' });
+      expect(vanished).toBe(true);
+      expect(normalised(ToolResult.text(result))).toBe('ran\n[exit 0; duration N ms]');
+      expect(result.status).toBe('succeeded');
+      expect(fixture.sandbox.wraps).toHaveLength(2);
+      expect(fixture.sandbox.wraps[0]?.argv.join(' ')).toContain(`--ro-bind /dev/null ${path}`);
+      expect(fixture.sandbox.wraps[1]?.argv.join(' ')).not.toContain(path);
+      expect(fixture.sandbox.wraps.every((wrap) => wrap.released === 1)).toBe(true);
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => daemon.close(() => resolve()));
+    }
+  });
+
+  it('a command that prints bwrap\'s words itself is never started twice', async () => {
+    const fixture = await bashFixture();
+    const marker = join(fixture.workspace, 'runs.txt');
+    const result = await fixture.call('bash', { command: `echo x >> runs.txt; echo "bwrap: Can't create file at ${fixture.outside}/gone.sock: Read-only file system" >&2; exit 1` });
+    expect(result.status).not.toBe('succeeded');
+    expect(await readFile(marker, 'utf8')).toBe('x\n');
+    expect(fixture.sandbox.wraps).toHaveLength(1);
+  });
+
   it('acc_10c_bash_runs_under_the_policy_of_this_call', async () => {
     const fixture = await bashFixture();
     const outsideFile = join(fixture.outside, 'x.txt');

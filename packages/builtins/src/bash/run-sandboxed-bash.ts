@@ -1,5 +1,5 @@
 import type { ProcessOutcome, ProcessProgress, ProcessStdin, SpillTarget } from '@openwork/process-backend';
-import { SandboxUnavailableError, type SandboxPolicy, type WrappedCommand } from '@openwork/sandbox';
+import { SandboxUnavailableError, vanishedMaskTarget, type SandboxPolicy, type WrappedCommand } from '@openwork/sandbox';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 import { TERMINAL_ARGV_OVERHEAD_BYTES, TTY_TERM, terminalArgv, type TerminalProgram } from './background/terminal-program.js';
 import { bashInvocation, LONGEST_INLINE_COMMAND_BYTES } from './bash-invocation.js';
@@ -53,12 +53,31 @@ export async function runSandboxedBash(session: ToolSessionContext, request: San
   }
 }
 
+/**
+ * How often a foreground call is wrapped again when bwrap could not start because a host socket
+ * it was to mask went away meanwhile (`vanishedMaskTarget`; nothing of the command ran).
+ */
+const maximumStarts = 3;
+
 async function runWrapped(session: ToolSessionContext, request: SandboxedBashRequest, argv: readonly string[]): Promise<SandboxedBashRun> {
+  // A background task's output and stdin are live from its first byte: it is never started twice.
+  const restartable = request.stdin === undefined && request.onOutput === undefined;
+  for (let start = 1; ; start += 1) {
+    const run = await runWrappedOnce(session, request, argv);
+    if (run.kind !== 'ran' || !restartable || start >= maximumStarts || run.vanished === undefined) return run.result;
+  }
+}
+
+async function runWrappedOnce(
+  session: ToolSessionContext,
+  request: SandboxedBashRequest,
+  argv: readonly string[],
+): Promise<{ readonly kind: 'ran'; readonly result: SandboxedBashRun; readonly vanished: string | undefined } | { readonly kind: 'other'; readonly result: SandboxedBashRun }> {
   let wrapped: WrappedCommand;
   try {
     wrapped = session.sandbox.wrap({ argv, cwd: request.cwd }, request.policy);
   } catch (error) {
-    if (SandboxUnavailableError.isInstance(error)) return { kind: 'unavailable', reason: error.reason };
+    if (SandboxUnavailableError.isInstance(error)) return { kind: 'other', result: { kind: 'unavailable', reason: error.reason } };
     throw error;
   }
   let outcome: ProcessOutcome;
@@ -78,11 +97,12 @@ async function runWrapped(session: ToolSessionContext, request: SandboxedBashReq
     await wrapped.release().catch(() => undefined);
     throw error;
   }
+  const vanished = request.signal.aborted ? undefined : vanishedMaskTarget(wrapped.argv, outcome);
   try {
     const report = await wrapped.release();
-    return { kind: 'ran', outcome, notices: report?.notices ?? [] };
+    return { kind: 'ran', result: { kind: 'ran', outcome, notices: report?.notices ?? [] }, vanished };
   } catch (error) {
     // The command's effects happened; leftover empty mount points do not change its result.
-    return { kind: 'ran', outcome, notices: [], releaseError: error instanceof Error ? error.message : String(error) };
+    return { kind: 'ran', result: { kind: 'ran', outcome, notices: [], releaseError: error instanceof Error ? error.message : String(error) }, vanished };
   }
 }
