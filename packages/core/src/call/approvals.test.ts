@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolResult } from '@openwork/tools-contract';
@@ -145,6 +146,17 @@ describe('approvals (architecture §3.3, §4)', () => {
     expect(approved.result.status).toBe('succeeded');
     for (let attempt = 0; attempt < 200 && !(await exists(join(machine.workspace, 'typed.txt'))); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await exists(join(machine.workspace, 'typed.txt'))).toBe(true);
+  });
+
+  it('issue 25: a granted path whose name is not valid UTF-8 shows on the card as the tools show it (\\xNN)', async () => {
+    const machine = await fixture();
+    const session = await machine.session();
+    mkdirSync(Buffer.concat([Buffer.from(`${machine.outside}/caf`), Buffer.from([0xe9])]));
+    const spelled = `${machine.outside}/caf\\xE9`;
+    const { approver, cards } = recordingApprover({ approved: false });
+    await session.callTool('write', { path: `${spelled}/x.txt`, content: 'x', ...grant(`${spelled}/x.txt`) }, { approver });
+    expect(cards).toHaveLength(1);
+    expect(renderApprovalCard(cards[0] as ApprovalCard)).toContain(`  write access to ${spelled}/x.txt (exact)`);
   });
 
   it('without an approver, a call that needs one is denied', async () => {
