@@ -1,10 +1,13 @@
 import { exec, execFileSync, spawnSync } from 'node:child_process';
+import { unlinkSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapBackend, createSandboxPolicy } from '../index.js';
 import type { NetworkAccess, SandboxMode } from '../index.js';
+import { MountPointLedger } from './mount-point-ledger.js';
+import { runBubblewrapSelfCheck } from './run-bubblewrap-self-check.js';
 import { makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
 /**
@@ -159,6 +162,30 @@ describe('UNIX sockets of host daemons (architecture §3.7, issue 24)', () => {
     // A daemon's live socket is never taken for such a file.
     const live = path.join(temp, 'tmux-1000-default');
     expect((await fs.lstat(live)).isSocket()).toBe(true);
+  });
+
+  it('the self-check is not failed by a socket that goes away between its wrap and its start (wrap would refuse for the process\'s life)', async () => {
+    const socket = path.join(readOnlyFolder, 'short-lived-check.sock');
+    const server = net.createServer();
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
+    let vanished = false;
+    class VanishingLedger extends MountPointLedger {
+      override claim(...args: Parameters<MountPointLedger['claim']>) {
+        const claim = super.claim(...args);
+        if (!vanished) {
+          vanished = true;
+          unlinkSync(socket); // the daemon ends right after the rendering masked its socket
+        }
+        return claim;
+      }
+    }
+    try {
+      const availability = await runBubblewrapSelfCheck(backend.bwrapPath, (directory) => new VanishingLedger(directory, { reaper: false }));
+      expect(vanished).toBe(true);
+      expect(availability).toEqual({ available: true });
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it.skipIf(!hasTmux())('real tmux: a sandboxed tmux client cannot make the host tmux server run-shell or open a window', async () => {

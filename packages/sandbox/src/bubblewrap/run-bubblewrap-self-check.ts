@@ -5,9 +5,12 @@ import * as path from 'node:path';
 import type { SandboxAvailability } from '../backend/sandbox-backend.js';
 import type { SandboxLayout } from '../policy/sandbox-layout.js';
 import type { MountPointLedger } from './mount-point-ledger.js';
+import { vanishedMaskTarget } from './vanished-mask-target.js';
 import { wrapWithBubblewrap } from './wrap-with-bubblewrap.js';
 
 const selfCheckTimeoutMs = 10_000;
+/** Starts of the check when a host socket it masked went away meanwhile. */
+const maximumStarts = 3;
 
 interface RunOutcome {
   readonly error: (Error & { code?: unknown; signal?: unknown; killed?: boolean }) | null;
@@ -64,14 +67,22 @@ export async function runBubblewrapSelfCheck(bwrapPath: string, ledgerIn: (direc
       letterCase: 'sensitive',
     };
     // A registry of its own next to the scratch root: nothing the self-check plants concerns other processes.
-    const wrapped = wrapWithBubblewrap(bwrapPath, { argv: ['true'], cwd: scratch }, layout, ledgerIn(`${scratch}-registry`));
-    let outcome: RunOutcome;
-    try {
-      outcome = await run(wrapped.argv, scratch);
-    } finally {
-      await wrapped.release();
+    const ledger = ledgerIn(`${scratch}-registry`);
+    for (let start = 1; ; start += 1) {
+      const wrapped = wrapWithBubblewrap(bwrapPath, { argv: ['true'], cwd: scratch }, layout, ledger);
+      let outcome: RunOutcome;
+      try {
+        outcome = await run(wrapped.argv, scratch);
+      } finally {
+        await wrapped.release();
+      }
+      if (outcome.error === null) return { available: true };
+      // A host socket it masked went away before bwrap started (`vanishedMaskTarget`): not a broken
+      // sandbox. A failed check makes `wrap` refuse for the process's life, so it is run again.
+      const code = typeof outcome.error.code === 'number' ? outcome.error.code : null;
+      if (start < maximumStarts && vanishedMaskTarget(wrapped.argv, { exitCode: code, output: outcome.stderr }) !== undefined) continue;
+      return { available: false, reason: reasonFor(bwrapPath, outcome) };
     }
-    return outcome.error === null ? { available: true } : { available: false, reason: reasonFor(bwrapPath, outcome) };
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
     await fs.rm(`${scratch}-registry`, { recursive: true, force: true });
