@@ -84,7 +84,7 @@ describe('bash in the kernel sandbox (§7.9, architecture §3.4)', () => {
     }
   });
 
-  it('a command that prints bwrap\'s words itself is never started twice', async () => {
+  it('a command\'s own "bwrap: Can\'t create file" line about a path this call never masked is not taken for a vanished socket: it runs once', async () => {
     const fixture = await bashFixture();
     const marker = join(fixture.workspace, 'runs.txt');
     const result = await fixture.call('bash', { command: `echo x >> runs.txt; echo "bwrap: Can't create file at ${fixture.outside}/gone.sock: Read-only file system" >&2; exit 1` });
