@@ -41,12 +41,12 @@ export interface GrepCollectorOptions {
   /** Called once when 250 lines are shown: later files need not keep lines for display. */
   readonly onShownFull?: () => void;
   /** A piece of a worker's full list was written (or dropped): its backpressure credit returns. */
-  readonly onListWritten?: (slot: number, chars: number) => void;
+  readonly onListWritten?: (slot: number, bytes: number) => void;
 }
 
 interface PendingFile {
   readonly displayPath: string;
-  readonly pieces: { readonly text: string; readonly slot: number }[];
+  readonly pieces: { readonly bytes: Uint8Array; readonly slot: number }[];
   result: GrepFileResult | undefined;
 }
 
@@ -81,14 +81,14 @@ export class GrepCollector {
     this.#pending.set(seq, { displayPath, pieces: [], result: undefined });
   }
 
-  /** A piece of the full list of file `seq` (content mode), from the scanner in `slot`. */
-  addListText(seq: number, text: string, slot: number): void {
+  /** A piece of the full list of file `seq` (content mode, `path:line:text` lines as bytes), from the scanner in `slot`. */
+  addListBytes(seq: number, bytes: Uint8Array, slot: number): void {
     const file = this.#pending.get(seq);
     if (file === undefined) {
-      this.#options.onListWritten?.(slot, text.length);
+      this.#options.onListWritten?.(slot, bytes.length);
       return;
     }
-    file.pieces.push({ text, slot });
+    file.pieces.push({ bytes, slot });
     if (seq === this.#next) this.#schedule();
   }
 
@@ -149,8 +149,8 @@ export class GrepCollector {
       }
       const piece = head.pieces.shift();
       if (piece !== undefined) {
-        await this.#options.list?.write(piece.text);
-        this.#options.onListWritten?.(piece.slot, piece.text.length);
+        await this.#options.list?.writeBytes(piece.bytes);
+        this.#options.onListWritten?.(piece.slot, piece.bytes.length);
         continue;
       }
       if (head.result === undefined && !this.#finalizing) return;

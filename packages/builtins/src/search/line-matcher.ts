@@ -1,3 +1,4 @@
+import { ByteKernel } from './byte-kernel.js';
 import { loadRe2, type Re2Regex } from './load-re2.js';
 import { loadRustRegex, type RustRegex } from './load-rust-regex.js';
 
@@ -26,6 +27,33 @@ export interface LineMatcherSpec {
 export type MatchingLineVisitor = (start: number, end: number) => boolean;
 
 const NEWLINE = 10;
+
+/** How a region's bytes are searched: in JavaScript (`Buffer.indexOf`) or by the byte kernel. */
+interface ByteSearch {
+  /** First index of literal `which` at or after `from`, or -1. */
+  find(which: number, from: number): number;
+  lineStart(index: number): number;
+  lineEnd(index: number): number;
+}
+
+function bufferSearch(region: Buffer, literals: readonly Buffer[]): ByteSearch {
+  return {
+    find: (which, from) => region.indexOf(literals[which]!, from),
+    lineStart: (index) => (index === 0 ? 0 : region.lastIndexOf(NEWLINE, index - 1) + 1),
+    lineEnd: (index) => {
+      const end = region.indexOf(NEWLINE, index);
+      return end < 0 ? region.length : end;
+    },
+  };
+}
+
+function kernelSearch(kernel: ByteKernel, region: Buffer, literals: readonly Buffer[], needles: readonly number[]): ByteSearch {
+  return {
+    find: (which, from) => kernel.find(region, from, needles[which]!, literals[which]!.length),
+    lineStart: (index) => kernel.lineStart(region, index),
+    lineEnd: (index) => kernel.lineEnd(region, index),
+  };
+}
 
 /**
  * Finds the matching lines of a region of bytes (§7.6 speed): the whole region is searched at
@@ -63,14 +91,26 @@ export class LineMatcher {
   /** Visits the matching lines of `region`; `false` when the visitor stopped early. */
   search(region: Buffer, visit: MatchingLineVisitor): boolean {
     if (region.length === 0) return true;
-    if (this.#exact !== undefined) return searchLiterals(region, this.#exact, visit);
+    const literals = this.#exact ?? this.#required ?? NO_LITERALS;
+    const bytes = this.#byteSearch(region, literals);
+    if (this.#exact !== undefined) return searchLiterals(bytes, literals.length, region.length, visit);
     let start = 0;
     if (this.#required !== undefined) {
-      const first = firstOccurrence(region, this.#required);
+      const first = firstOccurrence(bytes, literals.length);
       if (first < 0) return true;
-      start = lineStart(region, first);
+      start = bytes.lineStart(first);
     }
-    return this.#searchRegex(region, start, visit);
+    return this.#searchRegex(region, bytes, start, visit);
+  }
+
+  /** The kernel's loops for bytes read into its memory (a search worker's files), else `Buffer`'s. */
+  #byteSearch(region: Buffer, literals: readonly Buffer[]): ByteSearch {
+    const kernel = ByteKernel.get();
+    if (kernel !== undefined && kernel.holds(region)) {
+      const needles = kernel.needles(this, literals);
+      if (needles !== undefined) return kernelSearch(kernel, region, literals, needles);
+    }
+    return bufferSearch(region, literals);
   }
 
   /** Whether one line (no `\n` in it) matches. */
@@ -83,7 +123,7 @@ export class LineMatcher {
     return this.#rust === undefined || this.#rust.isMatch(region.toString('utf8', start, end));
   }
 
-  #searchRegex(region: Buffer, from: number, visit: MatchingLineVisitor): boolean {
+  #searchRegex(region: Buffer, bytes: ByteSearch, from: number, visit: MatchingLineVisitor): boolean {
     const regex = this.#global;
     const endsWithNewline = region[region.length - 1] === NEWLINE;
     let position = from;
@@ -94,19 +134,19 @@ export class LineMatcher {
       const index = match.index;
       // An empty match after the final line end is on no line (ripgrep counts no line there).
       if (index >= region.length && endsWithNewline) return true;
-      const start = lineStart(region, index);
-      const end = lineEnd(region, index);
-      if (index + match[0].length > end) return this.#searchLines(region, start, visit);
+      const start = bytes.lineStart(index);
+      const end = bytes.lineEnd(index);
+      if (index + match[0].length > end) return this.#searchLines(region, bytes, start, visit);
       if (this.#confirmed(region, start, end) && !visit(start, end)) return false;
       position = end + 1;
     }
     return true;
   }
 
-  #searchLines(region: Buffer, from: number, visit: MatchingLineVisitor): boolean {
+  #searchLines(region: Buffer, bytes: ByteSearch, from: number, visit: MatchingLineVisitor): boolean {
     let start = from;
     while (start < region.length) {
-      const end = lineEnd(region, start);
+      const end = bytes.lineEnd(start);
       if (this.#single.test(region.subarray(start, end)) && this.#confirmed(region, start, end) && !visit(start, end)) return false;
       start = end + 1;
     }
@@ -114,38 +154,32 @@ export class LineMatcher {
   }
 }
 
-function lineStart(region: Buffer, index: number): number {
-  return index === 0 ? 0 : region.lastIndexOf(NEWLINE, index - 1) + 1;
-}
+const NO_LITERALS: readonly Buffer[] = [];
 
-function lineEnd(region: Buffer, index: number): number {
-  const end = region.indexOf(NEWLINE, index);
-  return end < 0 ? region.length : end;
-}
-
-function firstOccurrence(region: Buffer, literals: readonly Buffer[]): number {
+function firstOccurrence(bytes: ByteSearch, count: number): number {
   let first = -1;
-  for (const literal of literals) {
-    const index = region.indexOf(literal);
+  for (let which = 0; which < count; which += 1) {
+    const index = bytes.find(which, 0);
     if (index >= 0 && (first < 0 || index < first)) first = index;
   }
   return first;
 }
 
-/** Lines that contain one of `literals`, by the next occurrence of each. */
-function searchLiterals(region: Buffer, literals: readonly Buffer[], visit: MatchingLineVisitor): boolean {
-  const next = literals.map((literal) => region.indexOf(literal));
+/** Lines that contain one of the `count` literals, by the next occurrence of each. */
+function searchLiterals(bytes: ByteSearch, count: number, length: number, visit: MatchingLineVisitor): boolean {
+  const next: number[] = [];
+  for (let which = 0; which < count; which += 1) next.push(bytes.find(which, 0));
   for (;;) {
     let index = -1;
     for (const candidate of next) if (candidate >= 0 && (index < 0 || candidate < index)) index = candidate;
     if (index < 0) return true;
-    const end = lineEnd(region, index);
-    if (!visit(lineStart(region, index), end)) return false;
+    const end = bytes.lineEnd(index);
+    if (!visit(bytes.lineStart(index), end)) return false;
     const position = end + 1;
-    if (position >= region.length) return true;
-    for (let literal = 0; literal < next.length; literal += 1) {
-      const candidate = next[literal]!;
-      if (candidate >= 0 && candidate < position) next[literal] = region.indexOf(literals[literal]!, position);
+    if (position >= length) return true;
+    for (let which = 0; which < count; which += 1) {
+      const candidate = next[which]!;
+      if (candidate >= 0 && candidate < position) next[which] = bytes.find(which, position);
     }
   }
 }

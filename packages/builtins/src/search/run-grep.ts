@@ -3,14 +3,14 @@ import type { SandboxPolicy } from '@openwork/sandbox';
 import type { CheckedPath } from '../context/checked-path.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 import type { SpillWriter } from '../spill/spill-writer.js';
-import { FileScan, type GrepOutputMode } from './file-scan.js';
+import { FileScan, type GrepOutputMode, type ListOutput } from './file-scan.js';
 import { GrepCollector, type GrepFileResult, type GrepTally } from './grep-collector.js';
 import type { IgnoreRules } from './ignore-rules.js';
 import type { LineMatcher, LineMatcherSpec } from './line-matcher.js';
 import { scanFileThroughBackend } from './scan-file-through-backend.js';
 import type { ScanLimit } from './scan-limit.js';
 import { GREP_MAX_LINES_PER_FILE } from './search-limits.js';
-import { CONTROL_PENDING, CONTROL_SHOWN_FULL, CONTROL_STOP, LIST_CHUNK_CHARS, type FromSearchWorker, type WorkerFile } from './search-messages.js';
+import { BATCH_SEPARATOR, CONTROL_PENDING, CONTROL_SHOWN_FULL, CONTROL_STOP, LIST_CHUNK_BYTES, type FromSearchWorker } from './search-messages.js';
 import { SearchWorkerPool } from './search-worker-pool.js';
 import { walkSearchTree, type WalkedFile } from './walk-search-tree.js';
 
@@ -63,17 +63,18 @@ async function runOnThisThread(run: GrepRun): Promise<GrepTally> {
     const current = seq;
     seq += 1;
     collector.expect(current, file.displayPath);
+    const list = new CollectedList((bytes) => collector.addListBytes(current, bytes, -1));
     const scan = new FileScan({
       mode: run.mode,
       matcher: run.matcher,
       shouldStop: () => run.limit.reached(),
       shownLimit: GREP_MAX_LINES_PER_FILE,
-      listPrefix: `${file.displayPath}:`,
-      listChunkChars: LIST_CHUNK_CHARS,
-      onListText: (text) => collector.addListText(current, text, -1),
+      listPrefix: Buffer.from(`${file.displayPath}:`, 'utf8'),
+      list,
     });
     const outcome = await scanFileThroughBackend(run.session.filesystem, file.path, (region, last) => scan.region(region, last), run.signal, run.mode === 'files_with_matches');
     const result = scan.finish();
+    list.end();
     collector.addResult(current, {
       count: outcome === 'searched' ? result.count : 0,
       shown: outcome === 'searched' ? result.shown : [],
@@ -100,6 +101,30 @@ async function runOnThisThread(run: GrepRun): Promise<GrepTally> {
     });
   }
   return collector.finish();
+}
+
+/** One file's full list on this thread, handed to the collector a buffer at a time. */
+class CollectedList implements ListOutput {
+  buffer = Buffer.alloc(0);
+  length = 0;
+  readonly #deliver: (bytes: Uint8Array) => void;
+
+  constructor(deliver: (bytes: Uint8Array) => void) {
+    this.#deliver = deliver;
+  }
+
+  ensure(bytes: number): void {
+    if (this.buffer.length - this.length >= bytes) return;
+    this.end();
+    this.buffer = Buffer.allocUnsafe(Math.max(LIST_CHUNK_BYTES, bytes));
+  }
+
+  /** Hands over what is written (the collector keeps it until written: a new buffer follows). */
+  end(): void {
+    if (this.length > 0) this.#deliver(this.buffer.subarray(0, this.length));
+    this.buffer = Buffer.alloc(0);
+    this.length = 0;
+  }
 }
 
 async function runWithWorkers(run: GrepRun, pool: SearchWorkerPool): Promise<GrepTally> {
@@ -172,17 +197,15 @@ function collectorForWorkers(run: GrepRun, search: WorkerSearch): GrepCollector 
 /** One message of a worker (or of the pool, `slot < 0`) about this search. */
 function onWorkerMessage(search: WorkerSearch, collector: GrepCollector, message: FromSearchWorker, slot: number): void {
   switch (message.type) {
-    case 'list':
-      collector.addListText(message.seq, message.text, slot);
-      return;
     case 'progress': {
       const seqs = search.batchSeqs.get(message.batch) ?? [];
       const reported = new Map(message.results.map((result) => [result.seq, result]));
       for (const seq of seqs.splice(0, message.processed)) {
         const result = reported.get(seq);
-        if (result?.list !== undefined) collector.addListText(seq, result.list, slot);
+        if (result?.list !== undefined) collector.addListBytes(seq, result.list, slot);
         collector.addResult(seq, result ?? NO_MATCH);
       }
+      if (message.piece !== undefined) collector.addListBytes(message.piece.seq, message.piece.bytes, slot);
       return;
     }
     case 'batch':
@@ -229,18 +252,22 @@ function startWorkers(run: GrepRun, search: WorkerSearch): void {
 /** Walks the tree on this thread and sends its files in batches, at most `BATCHES_PER_WORKER` per worker in flight. */
 async function walkIntoBatches(run: GrepRun, search: WorkerSearch, collector: GrepCollector): Promise<void> {
   const { pool } = search;
+  const content = run.mode === 'content';
   let seq = 0;
-  let batch: WorkerFile[] = [];
+  let paths: string[] = [];
+  let displayPaths: string[] = [];
   let batchNumber = 0;
   const flush = async () => {
-    if (batch.length === 0) return;
+    if (paths.length === 0) return;
     await search.waitFor(() => search.inFlight < pool.size * BATCHES_PER_WORKER || search.failure !== undefined);
     if (search.failure !== undefined) return;
     search.inFlight += 1;
     batchNumber += 1;
-    search.batchSeqs.set(batchNumber, batch.map((file) => file.seq));
-    pool.postBatch({ type: 'files', searchId: search.id, batch: batchNumber, files: batch });
-    batch = [];
+    const firstSeq = seq - paths.length;
+    search.batchSeqs.set(batchNumber, Array.from({ length: paths.length }, (_, index) => firstSeq + index));
+    pool.postBatch({ type: 'files', searchId: search.id, batch: batchNumber, firstSeq, paths: paths.join(BATCH_SEPARATOR), displayPaths: displayPaths.join(BATCH_SEPARATOR) });
+    paths = [];
+    displayPaths = [];
   };
   await walkSearchTree({
     session: run.session,
@@ -252,9 +279,10 @@ async function walkIntoBatches(run: GrepRun, search: WorkerSearch, collector: Gr
     ...(run.accept === undefined ? {} : { accept: run.accept }),
     onFile: async (file) => {
       collector.expect(seq, file.displayPath);
-      batch.push({ seq, path: file.path, listPrefix: `${file.displayPath}:` });
+      paths.push(file.path);
+      if (content) displayPaths.push(file.displayPath);
       seq += 1;
-      if (batch.length >= BATCH_FILES) await flush();
+      if (paths.length >= BATCH_FILES) await flush();
     },
   });
   if (!run.limit.reached()) await flush();

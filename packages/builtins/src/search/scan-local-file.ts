@@ -4,6 +4,7 @@
 // O_NONBLOCK so a FIFO swapped in cannot hang the read, and no symbolic link followed.
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
 import { toNodePath } from '@openwork/fs-backend';
+import { ByteKernel } from './byte-kernel.js';
 import type { FileOutcome } from './file-outcome.js';
 import { LongLineProbe, RegionAssembler } from './region-assembler.js';
 import { BINARY_PROBE_BYTES, MAX_SEARCH_LINE_BYTES } from './search-limits.js';
@@ -13,10 +14,24 @@ const WHOLE_FILE_BYTES = 16 * 1024 * 1024;
 /** Larger files are read in chunks of this size. */
 const CHUNK_BYTES = 8 * 1024 * 1024;
 
-let scratch = Buffer.allocUnsafeSlow(1024 * 1024);
+const kernel = ByteKernel.get();
+let scratch = kernel === undefined ? Buffer.allocUnsafeSlow(1024 * 1024) : kernel.data(1024 * 1024);
 
+/**
+ * The thread's read buffer, at least `size` bytes, keeping what it holds: in the byte kernel's
+ * memory when there is one (grep's loops then run on the file's bytes where they were read).
+ */
 function scratchOf(size: number): Buffer {
-  if (scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.max(size, scratch.length * 2));
+  if (scratch.length >= size) return scratch;
+  const capacity = Math.max(size, scratch.length * 2);
+  if (kernel !== undefined) {
+    // Growing the memory keeps its bytes in place; only the view is taken again.
+    scratch = kernel.data(capacity);
+    return scratch;
+  }
+  const grown = Buffer.allocUnsafeSlow(capacity);
+  scratch.copy(grown);
+  scratch = grown;
   return scratch;
 }
 
@@ -56,10 +71,7 @@ function readWhole(descriptor: number, size: number): Buffer {
   let length = readFully(descriptor, buffer, 0, capacity, 0);
   while (length === capacity) {
     capacity *= 2;
-    const grown = Buffer.allocUnsafeSlow(capacity);
-    buffer.copy(grown, 0, 0, length);
-    scratch = grown;
-    buffer = grown;
+    buffer = scratchOf(capacity);
     length += readFully(descriptor, buffer, length, capacity - length, length);
   }
   return buffer.subarray(0, length);

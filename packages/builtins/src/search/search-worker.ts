@@ -2,19 +2,19 @@
 // the main thread sends, in order, and reports each file's count, its first lines for display and
 // (content mode) its full list. Nothing here decides what the model sees: that is the collector's.
 import { parentPort } from 'node:worker_threads';
-import { FileScan, type GrepOutputMode } from './file-scan.js';
+import { FileScan, type GrepOutputMode, type ListOutput } from './file-scan.js';
 import { LineMatcher } from './line-matcher.js';
 import { scanLocalFile } from './scan-local-file.js';
 import { GREP_MAX_LINES_PER_FILE } from './search-limits.js';
 import {
+  BATCH_SEPARATOR,
   CONTROL_PENDING,
   CONTROL_SHOWN_FULL,
   CONTROL_STOP,
-  LIST_CHUNK_CHARS,
-  PENDING_LIST_CHARS,
+  LIST_CHUNK_BYTES,
+  PENDING_LIST_BYTES,
   type FromSearchWorker,
   type ToSearchWorker,
-  type WorkerFile,
   type WorkerFileResult,
 } from './search-messages.js';
 
@@ -26,6 +26,7 @@ interface Search {
   readonly slot: number;
 }
 
+const EMPTY = Buffer.alloc(0);
 const port = parentPort;
 if (port === null) throw new Error('search-worker.js runs as a worker thread only');
 const searches = new Map<number, Search>();
@@ -43,76 +44,112 @@ function waitForRoom(search: Search): void {
   const index = CONTROL_PENDING + search.slot;
   for (;;) {
     const pending = Atomics.load(search.control, index);
-    if (pending <= PENDING_LIST_CHARS || stopRequested(search)) return;
+    if (pending <= PENDING_LIST_BYTES || stopRequested(search)) return;
     Atomics.wait(search.control, index, pending, 50);
   }
 }
 
-/** Files of the current batch searched but not reported yet. */
-class BatchReport {
+/**
+ * The files of the current batch searched but not reported yet, and the buffer their full lists
+ * are written into (content mode): each file's list is a part of it, and the buffer is transferred
+ * with the report, so no list is copied or turned into a string on its way to the spill file.
+ */
+class BatchReport implements ListOutput {
   readonly #searchId: number;
   readonly #batch: number;
+  readonly #search: Search;
   #processed = 0;
   #results: WorkerFileResult[] = [];
-  /** Full-list characters carried by the results not reported yet. */
-  listChars = 0;
+  buffer = EMPTY;
+  length = 0;
+  /** Where the list of the file being searched starts in `buffer`. */
+  #fileStart = 0;
+  /** The file being searched (its seq), while its list is written. */
+  #current: number | undefined;
 
-  constructor(searchId: number, batch: number) {
+  constructor(search: Search, searchId: number, batch: number) {
+    this.#search = search;
     this.#searchId = searchId;
     this.#batch = batch;
   }
 
-  add(result: WorkerFileResult | undefined): void {
-    this.#processed += 1;
-    if (result !== undefined) this.#results.push(result);
+  /** Starts the list of file `seq`. */
+  begin(seq: number): void {
+    this.#current = seq;
+    this.#fileStart = this.length;
   }
 
+  /** The file is searched; `undefined` when it had no match (nothing to report but its number). */
+  add(result: Omit<WorkerFileResult, 'list'> | undefined): void {
+    this.#processed += 1;
+    this.#current = undefined;
+    const list = this.length > this.#fileStart ? this.buffer.subarray(this.#fileStart, this.length) : undefined;
+    this.#fileStart = this.length;
+    if (result !== undefined) this.#results.push(list === undefined ? result : { ...result, list });
+    // A full buffer goes now: the collector can write it while this worker goes on.
+    if (this.length >= LIST_CHUNK_BYTES) this.flush();
+  }
+
+  /** Room for `bytes` more: a full buffer is reported first (with the current file's list so far). */
+  ensure(bytes: number): void {
+    if (this.buffer.length - this.length >= bytes) return;
+    if (this.length > 0) {
+      const piece = this.#current !== undefined && this.hasList() ? { seq: this.#current, bytes: this.buffer.subarray(this.#fileStart, this.length) } : undefined;
+      this.#post(piece);
+    }
+    this.buffer = Buffer.allocUnsafeSlow(Math.max(LIST_CHUNK_BYTES, bytes));
+  }
+
+  /** Whether the file being searched has full-list bytes in the buffer. */
+  hasList(): boolean {
+    return this.length > this.#fileStart;
+  }
+
+  /** Reports what is searched (the buffer, if any of it is used, goes with it). */
   flush(): void {
-    if (this.#processed === 0) return;
-    post({ type: 'progress', searchId: this.#searchId, batch: this.#batch, processed: this.#processed, results: this.#results });
+    if (this.#processed === 0 && this.length === 0) return;
+    this.#post(undefined);
+  }
+
+  #post(piece: { readonly seq: number; readonly bytes: Uint8Array } | undefined): void {
+    const message: FromSearchWorker = {
+      type: 'progress',
+      searchId: this.#searchId,
+      batch: this.#batch,
+      processed: this.#processed,
+      results: this.#results,
+      ...(piece === undefined ? {} : { piece }),
+    };
+    const sent = this.length;
+    if (sent > 0) {
+      Atomics.add(this.#search.control, CONTROL_PENDING + this.#search.slot, sent);
+      port!.postMessage(message, [this.buffer.buffer]);
+      // Transferred: a new buffer is taken when the next list needs room.
+      this.buffer = EMPTY;
+    } else port!.postMessage(message);
     this.#processed = 0;
     this.#results = [];
-    this.listChars = 0;
+    this.length = 0;
+    this.#fileStart = 0;
+    if (sent > 0) waitForRoom(this.#search);
   }
 }
 
-function searchFile(searchId: number, search: Search, file: WorkerFile, report: BatchReport): WorkerFileResult | undefined {
-  let listed = false;
-  // The last piece of the list is held back: if it is the only one, it travels with the result.
-  let held: string | undefined;
-  const postList = (text: string) => {
-    // Earlier files first, so the collector can take this file's list as it comes.
-    if (!listed) report.flush();
-    listed = true;
-    Atomics.add(search.control, CONTROL_PENDING + search.slot, text.length);
-    post({ type: 'list', searchId, seq: file.seq, text });
-    waitForRoom(search);
-  };
+function searchFile(search: Search, seq: number, path: string, displayPath: string, report: BatchReport): void {
+  report.begin(seq);
   const scan = new FileScan({
     mode: search.mode,
     matcher: search.matcher,
     shouldStop: () => stopRequested(search),
     shownLimit: Atomics.load(search.control, CONTROL_SHOWN_FULL) === 0 ? GREP_MAX_LINES_PER_FILE : 0,
-    listPrefix: file.listPrefix,
-    listChunkChars: LIST_CHUNK_CHARS,
-    onListText: (text) => {
-      if (held !== undefined) postList(held);
-      held = text;
-    },
+    listPrefix: search.mode === 'content' ? Buffer.from(`${displayPath}:`, 'utf8') : EMPTY,
+    list: report,
   });
-  const outcome = scanLocalFile(file.path, (region, last) => scan.region(region, last), search.mode === 'files_with_matches');
+  const outcome = scanLocalFile(path, (region, last) => scan.region(region, last), search.mode === 'files_with_matches');
   const result = scan.finish();
   const count = outcome === 'searched' ? result.count : 0;
-  let list: string | undefined;
-  if (held !== undefined && listed) postList(held);
-  else if (held !== undefined) {
-    list = held;
-    Atomics.add(search.control, CONTROL_PENDING + search.slot, list.length);
-    report.listChars += list.length;
-  }
-  if (count === 0 && !result.stopped && list === undefined) return undefined;
-  const shown = outcome === 'searched' ? result.shown : [];
-  return { seq: file.seq, count, shown, outcome, stopped: result.stopped, ...(list === undefined ? {} : { list }) };
+  if (count === 0 && !result.stopped && !report.hasList()) return report.add(undefined);
+  report.add({ seq, count, shown: outcome === 'searched' ? result.shown : [], outcome, stopped: result.stopped });
 }
 
 function handle(message: ToSearchWorker): void {
@@ -133,20 +170,17 @@ function handle(message: ToSearchWorker): void {
     }
     case 'files': {
       const search = searches.get(message.searchId);
-      const report = new BatchReport(message.searchId, message.batch);
       if (search !== undefined) {
-        for (const file of message.files) {
+        const report = new BatchReport(search, message.searchId, message.batch);
+        const paths = message.paths.split(BATCH_SEPARATOR);
+        const displayPaths = search.mode === 'content' ? message.displayPaths.split(BATCH_SEPARATOR) : undefined;
+        for (let index = 0; index < paths.length; index += 1) {
           // §7.6: the limit and cancellation are checked per file; files not started are not reported.
           if (stopRequested(search)) break;
-          report.add(searchFile(message.searchId, search, file, report));
-          // Lists carried by results count against the backpressure budget like list messages.
-          if (report.listChars >= LIST_CHUNK_CHARS) {
-            report.flush();
-            waitForRoom(search);
-          }
+          searchFile(search, message.firstSeq + index, paths[index]!, displayPaths?.[index] ?? '', report);
         }
+        report.flush();
       }
-      report.flush();
       post({ type: 'batch', searchId: message.searchId, batch: message.batch });
       return;
     }

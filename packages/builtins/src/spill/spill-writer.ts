@@ -60,7 +60,15 @@ export class SpillWriter {
 
   /** Appends `text`. Never rejects: a failure is remembered and reported by `finish()`. */
   async write(text: string): Promise<void> {
-    if (this.#closed || this.#failure !== undefined || text.length === 0) return;
+    if (text.length > 0) await this.writeBytes(Buffer.from(text, 'utf8'));
+  }
+
+  /**
+   * Appends UTF-8 `bytes` (kept, not copied, until written: the caller must not change them).
+   * Never rejects, like `write`.
+   */
+  async writeBytes(bytes: Uint8Array): Promise<void> {
+    if (this.#closed || this.#failure !== undefined || bytes.length === 0) return;
     // Once something was dropped, nothing after it may be saved: the file is a prefix of the list.
     if (this.#truncated) return;
     const room = this.#maxBytes - this.#acceptedBytes;
@@ -68,7 +76,6 @@ export class SpillWriter {
       this.#truncated = true;
       return;
     }
-    let bytes: Uint8Array = Buffer.from(text, 'utf8');
     if (bytes.length > room) {
       bytes = bytes.subarray(0, utf8PrefixLength(bytes, room));
       this.#truncated = true;
