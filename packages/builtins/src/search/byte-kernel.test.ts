@@ -16,7 +16,7 @@ function inKernel(bytes: Uint8Array): Buffer {
 }
 
 /** Bytes from a small alphabet, so literals and line ends occur often. */
-const text = fc.array(fc.constantFrom(...[0x61, 0x62, 0x0a, 0x63, 0xc3, 0xa9, 0x0d]), { maxLength: 300 }).map((values) => Buffer.from(values));
+const text = fc.array(fc.constantFrom(...[0x61, 0x62, 0x0a, 0x63, 0xc3, 0xa9, 0x0d, 0x41, 0x42, 0x40, 0x60]), { maxLength: 300 }).map((values) => Buffer.from(values));
 
 describe('the byte kernel (grep on WebAssembly SIMD, issue 25)', () => {
   it('is available on the Node releases the package supports', () => {
@@ -24,7 +24,7 @@ describe('the byte kernel (grep on WebAssembly SIMD, issue 25)', () => {
   });
 
   it('finds literals, line ends and line starts, and counts line ends, as Buffer does', () => {
-    const needle = fc.array(fc.constantFrom(0x61, 0x62, 0x0a, 0x63), { minLength: 1, maxLength: 20 }).map((values) => Buffer.from(values));
+    const needle = fc.array(fc.constantFrom(0x61, 0x62, 0x0a, 0x63, 0x41, 0x40, 0x60), { minLength: 1, maxLength: 20 }).map((values) => Buffer.from(values));
     fc.assert(
       fc.property(text, needle, fc.nat(), fc.nat(), (bytes, literal, a, b) => {
         const held = inKernel(bytes);
@@ -32,6 +32,9 @@ describe('the byte kernel (grep on WebAssembly SIMD, issue 25)', () => {
         const to = from + (b % (bytes.length - from + 1));
         const [address] = kernel!.needles({}, [literal])!;
         expect(kernel!.find(held, from, address!, literal.length)).toBe(bytes.indexOf(literal, from));
+        const lower = Buffer.from(literal.toString('latin1').toLowerCase(), 'latin1');
+        const [lowerAddress] = kernel!.needles({}, [lower])!;
+        expect(kernel!.findCaseless(held, from, lowerAddress!, lower.length)).toBe(Buffer.from(bytes.toString('latin1').toLowerCase(), 'latin1').indexOf(lower, from));
         expect(kernel!.countLines(held, from, to)).toBe(countNewlines(bytes, from, to));
         const end = bytes.indexOf(10, from);
         expect(kernel!.lineEnd(held, from)).toBe(end < 0 ? bytes.length : end);
@@ -48,7 +51,7 @@ describe('the byte kernel (grep on WebAssembly SIMD, issue 25)', () => {
   });
 
   it('gives the matching lines the Buffer search gives, for literal, alternation and regex patterns', () => {
-    const pattern = fc.constantFrom('ab', 'a', 'b\r', 'ca|ab', 'a+b', 'é', '(?i)AB', 'c$', '^b', 'a.c', 'ba|a|cc');
+    const pattern = fc.constantFrom('ab', 'a', 'b\r', 'ca|ab', 'a+b', 'é', '(?i)AB', '(?i)[a-c]+ba', '(?i)é|BC', '(?i)a@', 'c$', '^b', 'a.c', 'ba|a|cc');
     fc.assert(
       fc.property(pattern, text, (source, bytes) => {
         const compiled = compileSearchPattern(source);
@@ -62,6 +65,21 @@ describe('the byte kernel (grep on WebAssembly SIMD, issue 25)', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('a case-insensitive pattern tests only the lines holding its literal in any ASCII case, but k and s also match the Kelvin sign and the long s', () => {
+    const text = Buffer.from('an ERROR here\nfine\nTypeError: x\nerr or\n\u212Aelvin\nkelvin\n\u017Fome\n', 'utf8');
+    const lines = (pattern: string) => {
+      const compiled = compileSearchPattern(pattern);
+      if (!compiled.ok) throw new Error(compiled.message);
+      const found: string[] = [];
+      compiled.matcher.search(inKernel(text), (start, end) => found.push(text.toString('utf8', start, end)) > 0);
+      return { found, caseless: compiled.spec.caseless };
+    };
+    expect(lines('(?i)[a-z]*error')).toEqual({ found: ['an ERROR here', 'TypeError: x'], caseless: ['error'] });
+    expect(lines('(?i)kelvin')).toEqual({ found: ['\u212Aelvin', 'kelvin'], caseless: ['elvin'] });
+    expect(lines('(?i)some')).toEqual({ found: ['\u017Fome'], caseless: ['ome'] });
+    expect(lines('(?i)k').caseless).toBeUndefined();
   });
 
   it('writes each full-list line as the shown text (CRLF, invalid UTF-8, a line cut at 2,000 bytes), from the file bytes', () => {

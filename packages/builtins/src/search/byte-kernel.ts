@@ -39,12 +39,16 @@ const op = {
   add: [0x6a],
   sub: [0x6b],
   and: [0x71],
+  or: [0x72],
+  shl: [0x74],
+  ltU: [0x49],
   v128load: [0xfd, 0x00, 0x00, 0x00],
   v128zero: [0xfd, 0x0c, ...new Array<number>(16).fill(0)],
   i8x16splat: [0xfd, 0x0f],
   i32x4lane: (lane: number) => [0xfd, 0x1b, lane],
   i8x16eq: [0xfd, 0x23],
   v128and: [0xfd, 0x4e],
+  v128or: [0xfd, 0x50],
   i8x16bitmask: [0xfd, 0x64],
   i8x16sub: [0xfd, 0x71],
   i16x8pairsU: [0xfd, 0x7d],
@@ -105,40 +109,71 @@ const same: KernelFunction = {
   ),
 };
 
-/** `find(p, end, needle, k)`: the first index ≥ `p` where the `k` (≥ 1) bytes at `needle` occur whole before `end`, or -1. */
-const find: KernelFunction = {
-  name: 'find',
-  params: 4,
-  // 4 first, 5 last (v128); 6 mask, 7 candidate, 8 k - 1
-  locals: [V128, V128, I32, I32, I32],
+/** Pushes the ASCII lower case of the byte at the address on the stack (local `scratch` is overwritten). */
+const lowerByteAt = (scratch: number) =>
+  flat(op.load8, op.set(scratch), op.get(scratch), op.get(scratch), op.i32(65), op.sub, op.i32(26), op.ltU, op.i32(5), op.shl, op.or);
+
+/** `sameCaseless(a, b, k)`: whether the `k` bytes at `a`, in ASCII lower case, equal those at `b` (lower case already). */
+const sameCaseless: KernelFunction = {
+  name: 'sameCaseless',
+  params: 3,
+  // 3 index, 4 scratch
+  locals: [I32, I32],
   body: flat(
-    op.get(3), op.i32(1), op.sub, op.set(8),
-    splat(4, flat(op.get(2), op.load8)),
-    splat(5, flat(op.get(2), op.get(8), op.add, op.load8)),
-    // 16 candidate positions at a time: the first and the last byte of the needle both in place.
-    op.block, op.loop,
-    op.get(0), op.get(8), op.add, op.i32(16), op.add, op.get(1), op.gtS, op.brIf(1),
-    op.get(0), op.v128load, op.get(4), op.i8x16eq,
-    op.get(0), op.get(8), op.add, op.v128load, op.get(5), op.i8x16eq,
-    op.v128and, op.i8x16bitmask, op.set(6),
-    op.block, op.loop,
-    op.get(6), op.eqz, op.brIf(1),
-    op.get(0), op.get(6), op.ctz, op.add, op.set(7),
-    op.get(7), op.get(2), op.get(3), op.call(0), op.if, op.get(7), op.return, op.end,
-    op.get(6), op.get(6), op.i32(1), op.sub, op.and, op.set(6),
-    op.br(0),
-    op.end, op.end,
-    bump(0, 16), op.br(0),
-    op.end, op.end,
-    // The last positions one by one.
     op.loop,
-    op.get(0), op.get(3), op.add, op.get(1), op.gtS, op.if, op.i32(-1), op.return, op.end,
-    op.get(0), op.get(2), op.get(3), op.call(0), op.if, op.get(0), op.return, op.end,
-    bump(0, 1), op.br(0),
+    op.get(3), op.get(2), op.geS, op.if, op.i32(1), op.return, op.end,
+    op.get(0), op.get(3), op.add, lowerByteAt(4), op.get(1), op.get(3), op.add, op.load8, op.ne, op.if, op.i32(0), op.return, op.end,
+    bump(3, 1), op.br(0),
     op.end,
-    op.i32(-1),
+    op.i32(0),
   ),
 };
+
+/**
+ * `find(p, end, needle, k)`: the first index ≥ `p` where the `k` (≥ 1) bytes at `needle` occur
+ * whole before `end`, or -1. With `caseless`, bytes compare in ASCII lower case (the needle is
+ * in lower case): the 16-position filter then compares bytes with bit 5 set, a superset.
+ */
+function finder(name: string, compare: number, caseless: boolean): KernelFunction {
+  const load = caseless ? flat(op.v128load, op.get(9), op.v128or) : op.v128load;
+  return {
+    name,
+    params: 4,
+    // 4 first, 5 last (v128); 6 mask, 7 candidate, 8 k - 1; 9 bit 5 in every lane (v128)
+    locals: [V128, V128, I32, I32, I32, V128],
+    body: flat(
+      op.get(3), op.i32(1), op.sub, op.set(8),
+      splat(9, op.i32(caseless ? 0x20 : 0)),
+      splat(4, flat(op.get(2), op.load8, op.i32(caseless ? 0x20 : 0), op.or)),
+      splat(5, flat(op.get(2), op.get(8), op.add, op.load8, op.i32(caseless ? 0x20 : 0), op.or)),
+      // 16 candidate positions at a time: the first and the last byte of the needle both in place.
+      op.block, op.loop,
+      op.get(0), op.get(8), op.add, op.i32(16), op.add, op.get(1), op.gtS, op.brIf(1),
+      op.get(0), load, op.get(4), op.i8x16eq,
+      op.get(0), op.get(8), op.add, load, op.get(5), op.i8x16eq,
+      op.v128and, op.i8x16bitmask, op.set(6),
+      op.block, op.loop,
+      op.get(6), op.eqz, op.brIf(1),
+      op.get(0), op.get(6), op.ctz, op.add, op.set(7),
+      op.get(7), op.get(2), op.get(3), op.call(compare), op.if, op.get(7), op.return, op.end,
+      op.get(6), op.get(6), op.i32(1), op.sub, op.and, op.set(6),
+      op.br(0),
+      op.end, op.end,
+      bump(0, 16), op.br(0),
+      op.end, op.end,
+      // The last positions one by one.
+      op.loop,
+      op.get(0), op.get(3), op.add, op.get(1), op.gtS, op.if, op.i32(-1), op.return, op.end,
+      op.get(0), op.get(2), op.get(3), op.call(compare), op.if, op.get(0), op.return, op.end,
+      bump(0, 1), op.br(0),
+      op.end,
+      op.i32(-1),
+    ),
+  };
+}
+
+const find = finder('find', 0, false);
+const findCaseless = finder('findCaseless', 1, true);
 
 /** `countLines(p, end)`: the number of `\n` bytes in `[p, end)`. */
 const countLines: KernelFunction = {
@@ -217,7 +252,8 @@ const lineStart: KernelFunction = {
   ),
 };
 
-const FUNCTIONS = [same, find, countLines, lineEnd, lineStart] as const;
+/** In index order: `same` is function 0 and `sameCaseless` 1 (the finders call them). */
+const FUNCTIONS = [same, sameCaseless, find, findCaseless, countLines, lineEnd, lineStart] as const;
 
 function assemble(): Uint8Array {
   const types = vector(FUNCTIONS.map((fn) => [0x60, ...vector(new Array(fn.params).fill([I32])), ...vector([[I32]])]));
@@ -254,6 +290,7 @@ const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
 interface KernelExports {
   find(p: number, end: number, needle: number, k: number): number;
+  findCaseless(p: number, end: number, needle: number, k: number): number;
   countLines(p: number, end: number): number;
   lineEnd(p: number, end: number): number;
   lineStart(base: number, p: number): number;
@@ -311,8 +348,8 @@ export class ByteKernel {
   }
 
   /**
-   * Puts `literals` in the needle area for the next searches (kept while the same `owner` asks
-   * again); their addresses, or `undefined` when they do not fit (search in JavaScript then).
+   * Puts `literals` in the needle area for the next searches (not copied again while the same
+   * `owner`, an object that never changes its literals, asks again); their addresses, or `undefined` when they do not fit (search in JavaScript then).
    */
   needles(owner: object, literals: readonly Uint8Array[]): readonly number[] | undefined {
     let total = 0;
@@ -333,6 +370,13 @@ export class ByteKernel {
   find(bytes: Uint8Array, from: number, needle: number, k: number): number {
     const base = bytes.byteOffset;
     const index = this.#exports.find(base + from, base + bytes.length, needle, k);
+    return index < 0 ? -1 : index - base;
+  }
+
+  /** `find` comparing in ASCII lower case (the literal at `needle` is in lower case). */
+  findCaseless(bytes: Uint8Array, from: number, needle: number, k: number): number {
+    const base = bytes.byteOffset;
+    const index = this.#exports.findCaseless(base + from, base + bytes.length, needle, k);
     return index < 0 ? -1 : index - base;
   }
 

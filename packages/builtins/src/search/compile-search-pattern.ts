@@ -20,6 +20,7 @@ export function compileSearchPattern(pattern: string): CompiledSearchPattern {
     source: translated.source,
     exact: translated.needsRustCheck ? undefined : literals.exact,
     required: literals.required,
+    caseless: literals.caseless,
     // RE2 finds a superset of the lines: Rust's own engine has the last word on each.
     rust: translated.needsRustCheck ? pattern : undefined,
   };

@@ -61,10 +61,15 @@ describe('the line search (§7.6 speed: whole-buffer search, literal prefilter)'
       if (!translated.ok) throw new Error(translated.message);
       return requiredLiterals(translated.tree);
     };
-    expect(analysis('function')).toEqual({ exact: ['function'], required: ['function'] });
-    expect(analysis('import|export')).toEqual({ exact: ['import', 'export'], required: ['import', 'export'] });
-    expect(analysis('foo\\.bar')).toEqual({ exact: ['foo.bar'], required: ['foo.bar'] });
-    expect(analysis('(?i)[a-z]+error')).toEqual({ exact: undefined, required: undefined });
+    expect(analysis('function')).toEqual({ exact: ['function'], required: ['function'], caseless: undefined });
+    expect(analysis('import|export')).toEqual({ exact: ['import', 'export'], required: ['import', 'export'], caseless: undefined });
+    expect(analysis('foo\\.bar')).toEqual({ exact: ['foo.bar'], required: ['foo.bar'], caseless: undefined });
+    // Case-insensitive: no exact literal, but one compared without ASCII case (issue 25).
+    expect(analysis('(?i)[a-z]+error')).toEqual({ exact: undefined, required: undefined, caseless: ['error'] });
+    expect(analysis('(?i)(GET|put)Data')).toEqual({ exact: undefined, required: undefined, caseless: ['getdata', 'putdata'] });
+    // A case-insensitive s also matches the long s (U+017F): `post` gives nothing, `data` remains.
+    expect(analysis('(?i)(GET|post)Data').caseless).toEqual(['data']);
+    expect(analysis('(?i)é').caseless).toBeUndefined();
     expect(analysis('\\w+Error\\b').required).toEqual(['Error']);
     expect(analysis('get(Item|Value)s?').required).toEqual(['getItem', 'getValue']);
     expect(analysis('a*').exact).toBeUndefined();

@@ -14,6 +14,12 @@ export interface LineMatcherSpec {
   /** Every match contains one of these (prefilter). */
   readonly required: readonly string[] | undefined;
   /**
+   * Without `required`: every match contains one of these compared without ASCII case (lower
+   * case; `requiredLiterals`). Used where the byte kernel searches, to test only the lines
+   * holding one.
+   */
+  readonly caseless?: readonly string[] | undefined;
+  /**
    * The pattern as written, when `source` only approximates it (a superset of the lines): each
    * line RE2 finds is then checked with Rust's engine (`translateSearchPattern`'s `needsRustCheck`).
    */
@@ -70,6 +76,7 @@ export class LineMatcher {
   readonly #single: Re2Regex;
   readonly #exact: readonly Buffer[] | undefined;
   readonly #required: readonly Buffer[] | undefined;
+  readonly #caseless: readonly Buffer[] | undefined;
   readonly #rust: RustRegex | undefined;
 
   private constructor(spec: LineMatcherSpec, global: Re2Regex, single: Re2Regex, rust: RustRegex | undefined) {
@@ -79,6 +86,7 @@ export class LineMatcher {
     this.#rust = rust;
     this.#exact = spec.exact?.map((text) => Buffer.from(text, 'utf8'));
     this.#required = spec.required?.map((text) => Buffer.from(text, 'utf8'));
+    this.#caseless = spec.caseless?.map((text) => Buffer.from(text, 'utf8'));
   }
 
   /** Compiles `spec` with RE2 (and Rust's engine if needed); throws the engine's error for an invalid pattern. */
@@ -91,6 +99,11 @@ export class LineMatcher {
   /** Visits the matching lines of `region`; `false` when the visitor stopped early. */
   search(region: Buffer, visit: MatchingLineVisitor): boolean {
     if (region.length === 0) return true;
+    if (this.#caseless !== undefined && this.#required === undefined) {
+      const kernel = ByteKernel.get();
+      const needles = kernel !== undefined && kernel.holds(region) ? kernel.needles(this.#caseless, this.#caseless) : undefined;
+      if (needles !== undefined) return this.#searchCaselessCandidates(kernel!, region, this.#caseless, needles, visit);
+    }
     const literals = this.#exact ?? this.#required ?? NO_LITERALS;
     const bytes = this.#byteSearch(region, literals);
     if (this.#exact !== undefined) return searchLiterals(bytes, literals.length, region.length, visit);
@@ -107,7 +120,7 @@ export class LineMatcher {
   #byteSearch(region: Buffer, literals: readonly Buffer[]): ByteSearch {
     const kernel = ByteKernel.get();
     if (kernel !== undefined && kernel.holds(region)) {
-      const needles = kernel.needles(this, literals);
+      const needles = kernel.needles(literals, literals);
       if (needles !== undefined) return kernelSearch(kernel, region, literals, needles);
     }
     return bufferSearch(region, literals);
@@ -141,6 +154,29 @@ export class LineMatcher {
       position = end + 1;
     }
     return true;
+  }
+
+  /**
+   * Tests only the lines holding one of the caseless literals (found by the kernel), each on its
+   * own: a case-insensitive pattern has no exact literal to skip by, and RE2 over every byte of
+   * every file was most of such a search (issue 25).
+   */
+  #searchCaselessCandidates(kernel: ByteKernel, region: Buffer, literals: readonly Buffer[], needles: readonly number[], visit: MatchingLineVisitor): boolean {
+    const next = literals.map((literal, which) => kernel.findCaseless(region, 0, needles[which]!, literal.length));
+    for (;;) {
+      let index = -1;
+      for (const candidate of next) if (candidate >= 0 && (index < 0 || candidate < index)) index = candidate;
+      if (index < 0) return true;
+      const start = kernel.lineStart(region, index);
+      const end = kernel.lineEnd(region, index);
+      if (this.#single.test(region.subarray(start, end)) && this.#confirmed(region, start, end) && !visit(start, end)) return false;
+      const position = end + 1;
+      if (position >= region.length) return true;
+      for (let which = 0; which < next.length; which += 1) {
+        const candidate = next[which]!;
+        if (candidate >= 0 && candidate < position) next[which] = kernel.findCaseless(region, position, needles[which]!, literals[which]!.length);
+      }
+    }
   }
 
   #searchLines(region: Buffer, bytes: ByteSearch, from: number, visit: MatchingLineVisitor): boolean {

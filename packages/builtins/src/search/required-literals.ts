@@ -12,6 +12,12 @@ export interface LiteralAnalysis {
    * it before the first occurrence) without any of them has no match (the prefilter).
    */
   readonly required: readonly string[] | undefined;
+  /**
+   * When `required` is `undefined` and this is not: every match contains one of these strings
+   * compared without ASCII case (they are in lower case), the prefilter of a case-insensitive
+   * pattern such as `(?i)[a-z]+error`.
+   */
+  readonly caseless: readonly string[] | undefined;
 }
 
 /** Sets larger than this are not worth a pass over the file each. */
@@ -33,29 +39,45 @@ const UNKNOWN: Facts = { language: undefined, required: undefined };
  * part unknown, never wrong.
  */
 export function requiredLiterals(tree: PatternNode): LiteralAnalysis {
-  const facts = analyze(tree);
+  const facts = analyze(tree, false);
   const language = facts.language;
   const exact =
     language !== undefined && language.length > 0 && language.length <= MAX_SET_SIZE && language.every((text) => text !== '' && !text.includes('\n'))
       ? language
       : undefined;
-  return { exact, required: facts.required };
+  const caseless = facts.required === undefined ? analyze(tree, true).required?.filter((text) => !text.includes('\n')) : undefined;
+  return { exact, required: facts.required, caseless: caseless !== undefined && caseless.length > 0 ? caseless : undefined };
 }
 
-function analyze(node: PatternNode): Facts {
+/**
+ * A character's facts. `caseless`: as strings compared without ASCII case — an ASCII character
+ * stands for its lower case (whatever its flag: a superset is a valid prefilter); a
+ * case-insensitive `k` or `s` is unknown (Unicode case folding adds the Kelvin sign and the long
+ * s, which are not ASCII), and so is a case-insensitive letter outside ASCII.
+ */
+function analyzeChar(text: string, caseInsensitive: boolean, caseless: boolean): Facts {
+  const hasCase = text.toLowerCase() !== text.toUpperCase();
+  if (!caseless) return caseInsensitive && hasCase ? UNKNOWN : { language: [text], required: [text] };
+  const ascii = text.length === 1 && text.charCodeAt(0) < 0x80;
+  if (ascii) {
+    const lower = text.toLowerCase();
+    return caseInsensitive && (lower === 'k' || lower === 's') ? UNKNOWN : { language: [lower], required: [lower] };
+  }
+  return caseInsensitive && hasCase ? UNKNOWN : { language: [text], required: [text] };
+}
+
+function analyze(node: PatternNode, caseless: boolean): Facts {
   switch (node.kind) {
     case 'char':
-      return node.caseInsensitive && node.text.toLowerCase() !== node.text.toUpperCase()
-        ? UNKNOWN
-        : { language: [node.text], required: [node.text] };
+      return analyzeChar(node.text, node.caseInsensitive, caseless);
     case 'class':
     case 'assertion':
       // An assertion matches "" only under a condition: not a finite language of its own.
       return UNKNOWN;
     case 'repeat':
-      return analyzeRepeat(node.node, node.min, node.max);
+      return analyzeRepeat(node.node, node.min, node.max, caseless);
     case 'group': {
-      const alternatives = node.alternatives.map(analyzeSequence);
+      const alternatives = node.alternatives.map((sequence) => analyzeSequence(sequence, caseless));
       const language = union(alternatives.map((facts) => facts.language));
       const required = union(alternatives.map((facts) => best([facts.required, nonEmpty(facts.language)])));
       return { language, required };
@@ -63,8 +85,8 @@ function analyze(node: PatternNode): Facts {
   }
 }
 
-function analyzeRepeat(child: PatternNode, min: number, max: number | undefined): Facts {
-  const facts = analyze(child);
+function analyzeRepeat(child: PatternNode, min: number, max: number | undefined, caseless: boolean): Facts {
+  const facts = analyze(child, caseless);
   let language: readonly string[] | undefined;
   if (facts.language !== undefined) {
     if (min === 0 && max === 1) language = union([facts.language, ['']]);
@@ -73,8 +95,8 @@ function analyzeRepeat(child: PatternNode, min: number, max: number | undefined)
   return { language, required: min >= 1 ? best([facts.required, nonEmpty(facts.language)]) : undefined };
 }
 
-function analyzeSequence(sequence: readonly PatternNode[]): Facts {
-  const parts = sequence.map(analyze);
+function analyzeSequence(sequence: readonly PatternNode[], caseless: boolean): Facts {
+  const parts = sequence.map((part) => analyze(part, caseless));
   const candidates: (readonly string[] | undefined)[] = [];
   let run: readonly string[] | undefined = [''];
   let whole: readonly string[] | undefined = [''];

@@ -17,7 +17,7 @@ import { walkSearchTree, type WalkedFile } from './walk-search-tree.js';
 /** Files per message to a worker. */
 const BATCH_FILES = 32;
 /** Batches in flight per worker: enough to keep it busy, few enough to bound memory. */
-const BATCHES_PER_WORKER = 2;
+const BATCHES_PER_WORKER = 8;
 
 export interface GrepRun {
   readonly session: ToolSessionContext;

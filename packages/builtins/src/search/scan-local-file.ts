@@ -64,11 +64,17 @@ function readFully(descriptor: number, buffer: Buffer, offset: number, length: n
   return total;
 }
 
-/** Reads a small file whole into the scratch buffer (it may have grown since `fstat`). */
+/**
+ * Reads a small file whole into the scratch buffer (it may have grown since `fstat`). One byte
+ * more than `fstat` said is asked for: a read of a regular file that returns less than asked has
+ * reached its end, so a file that did not grow costs one `read`, not a second one returning 0.
+ */
 function readWhole(descriptor: number, size: number): Buffer {
   let capacity = size + 1;
   let buffer = scratchOf(capacity);
-  let length = readFully(descriptor, buffer, 0, capacity, 0);
+  const first = readSync(descriptor, buffer, 0, capacity, 0);
+  if (first < capacity) return buffer.subarray(0, first);
+  let length = first + readFully(descriptor, buffer, first, capacity - first, first);
   while (length === capacity) {
     capacity *= 2;
     buffer = scratchOf(capacity);

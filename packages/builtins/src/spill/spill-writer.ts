@@ -3,8 +3,8 @@ import { openSpillFile, removeSpillFile } from './open-spill-file.js';
 import type { SpillLocation } from './spill-location.js';
 import { utf8PrefixLength } from './utf8-prefix.js';
 
-/** Once the file exists, what is buffered is written when it passes this many bytes. */
-const STREAM_WRITE_BYTES = 64 * 1024;
+/** Once the file exists, what is buffered is written when it passes this many bytes (at most the buffer's size). */
+const STREAM_WRITE_BYTES = 256 * 1024;
 
 /** What a finished `SpillWriter` amounts to. */
 export type SpillOutcome =
@@ -122,7 +122,8 @@ export class SpillWriter {
       const chunks = this.#buffer;
       this.#buffer = [];
       this.#bufferedBytes = 0;
-      if (chunks.length > 0) await writeFully(this.#handle, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      // Many small texts (glob's paths) are joined; grep's buffers of full list go as they are.
+      if (chunks.length > 0) await writeFully(this.#handle, chunks.length > 16 ? [Buffer.concat(chunks)] : chunks);
     } catch (error) {
       this.#fail(error);
     }
@@ -136,12 +137,19 @@ export class SpillWriter {
   }
 }
 
-/** `write` may write less than asked (a full disk, a signal): keep going until all is out or it throws. */
-async function writeFully(handle: FileHandle, bytes: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < bytes.length) {
-    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+/**
+ * Writes `chunks` in order with `writev` (no copy into one buffer). It may write less than asked
+ * (a full disk, a signal): keep going until all is out or it throws.
+ */
+async function writeFully(handle: FileHandle, chunks: Uint8Array[]): Promise<void> {
+  let rest = chunks;
+  while (rest.length > 0) {
+    const { bytesWritten } = await handle.writev(rest);
     if (bytesWritten <= 0) throw new Error('write made no progress');
-    offset += bytesWritten;
+    let written = bytesWritten;
+    let index = 0;
+    while (index < rest.length && written >= rest[index]!.length) written -= rest[index++]!.length;
+    rest = rest.slice(index);
+    if (written > 0) rest[0] = rest[0]!.subarray(written);
   }
 }
