@@ -80,6 +80,7 @@ export class SpillWriter {
       bytes = bytes.subarray(0, utf8PrefixLength(bytes, room));
       this.#truncated = true;
     }
+    if (bytes.length === 0) return;
     this.#acceptedBytes += bytes.length;
     this.#buffer.push(bytes);
     this.#bufferedBytes += bytes.length;
