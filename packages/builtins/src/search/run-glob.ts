@@ -5,6 +5,8 @@ import type { CheckedPath } from '../context/checked-path.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 import type { SpillWriter } from '../spill/spill-writer.js';
 import type { IgnoreRules } from './ignore-rules.js';
+import { BATCH_SEPARATOR, type FromSearchWorker } from './search-messages.js';
+import { newSearchId, SearchWorkerPool } from './search-worker-pool.js';
 import { NewestFiles, type DatedFile } from './newest-files.js';
 import type { ScanLimit } from './scan-limit.js';
 import { GLOB_MAX_RESULTS } from './search-limits.js';
@@ -47,6 +49,17 @@ export async function runGlob(run: GlobRun): Promise<GlobTally> {
   const stats = new Set<Promise<void>>();
   const filesystem = run.session.filesystem;
   const local = Object.getPrototypeOf(filesystem) === NodeFileSystem.prototype;
+  const pool = local ? await SearchWorkerPool.shared() : undefined;
+  const onWorkers = pool !== undefined && !pool.closed ? new StatsOnWorkers(pool, newest) : undefined;
+  try {
+    return await walkAndDate(run, newest, stats, local, onWorkers);
+  } finally {
+    onWorkers?.close();
+  }
+}
+
+async function walkAndDate(run: GlobRun, newest: NewestFiles, stats: Set<Promise<void>>, local: boolean, onWorkers: StatsOnWorkers | undefined): Promise<GlobTally> {
+  const filesystem = run.session.filesystem;
   let total = 0;
   let pending = '';
   const list = run.list;
@@ -69,6 +82,10 @@ export async function runGlob(run: GlobRun): Promise<GlobTally> {
           await list.write(text);
         }
       }
+      if (onWorkers !== undefined) {
+        await onWorkers.add(file.path, file.displayPath, seq);
+        return;
+      }
       if (local) {
         const found = lstatSync(file.nodePath, { throwIfNoEntry: false });
         newest.offer({ displayPath: file.displayPath, mtimeMs: found !== undefined && Number.isFinite(found.mtimeMs) ? found.mtimeMs : undefined, seq });
@@ -84,6 +101,91 @@ export async function runGlob(run: GlobRun): Promise<GlobTally> {
     },
   });
   await Promise.all(stats);
+  await onWorkers?.finish();
   if (list !== undefined && pending !== '') await list.write(pending);
   return { newest: newest.sorted(), total };
+}
+
+/** Paths per `stat` message to a worker. */
+const STAT_BATCH_FILES = 512;
+/** Batches in flight per worker (memory: their display paths wait here). */
+const STAT_BATCHES_PER_WORKER = 4;
+
+/**
+ * The `lstat` of each match (its time, §7.7) on the search workers, a batch of paths at a time,
+ * while this thread walks: a third of glob `**\/*` was those system calls on one thread, where
+ * ripgrep walks on every core (issue 25). Answers are offered to the heap in any order: the heap
+ * orders by time, then walk order (`seq`), so the result is the same.
+ */
+class StatsOnWorkers {
+  readonly #pool: SearchWorkerPool;
+  readonly #newest: NewestFiles;
+  readonly #id = newSearchId();
+  readonly #waiting = new Map<number, { readonly displayPaths: readonly string[]; readonly firstSeq: number }>();
+  #batch = 0;
+  #paths: string[] = [];
+  #displayPaths: string[] = [];
+  #firstSeq = 0;
+  #wake: (() => void) | undefined;
+  #failed = false;
+
+  constructor(pool: SearchWorkerPool, newest: NewestFiles) {
+    this.#pool = pool;
+    this.#newest = newest;
+    pool.attach(this.#id, (message, slot) => this.#onMessage(message, slot));
+  }
+
+  async add(path: string, displayPath: string, seq: number): Promise<void> {
+    if (this.#paths.length === 0) this.#firstSeq = seq;
+    this.#paths.push(path);
+    this.#displayPaths.push(displayPath);
+    if (this.#paths.length >= STAT_BATCH_FILES) await this.#send();
+  }
+
+  /** Sends what is left and waits for every answer. */
+  async finish(): Promise<void> {
+    await this.#send();
+    await this.#until(() => this.#waiting.size === 0);
+  }
+
+  close(): void {
+    this.#pool.detach(this.#id);
+  }
+
+  async #send(): Promise<void> {
+    if (this.#paths.length === 0) return;
+    await this.#until(() => this.#waiting.size < this.#pool.size * STAT_BATCHES_PER_WORKER);
+    this.#batch += 1;
+    this.#waiting.set(this.#batch, { displayPaths: this.#displayPaths, firstSeq: this.#firstSeq });
+    if (this.#failed || this.#pool.closed) this.#offer(this.#batch, new Float64Array(0));
+    else this.#pool.postBatch({ type: 'stat', searchId: this.#id, batch: this.#batch, paths: this.#paths.join(BATCH_SEPARATOR) });
+    this.#paths = [];
+    this.#displayPaths = [];
+  }
+
+  async #until(condition: () => boolean): Promise<void> {
+    while (!condition() && !this.#failed) await new Promise<void>((resolve) => (this.#wake = resolve));
+  }
+
+  #onMessage(message: FromSearchWorker, slot: number): void {
+    if (message.type === 'failed' && slot < 0) {
+      // The pool closed: the batches in flight get no answer; their files rank last (§7.7).
+      for (const [batch] of this.#waiting) this.#offer(batch, new Float64Array(0));
+      this.#failed = true;
+    }
+    if (message.type === 'stats') this.#offer(message.batch, message.mtimes);
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  #offer(batch: number, mtimes: Float64Array): void {
+    const waiting = this.#waiting.get(batch);
+    if (waiting === undefined) return;
+    this.#waiting.delete(batch);
+    waiting.displayPaths.forEach((displayPath, index) => {
+      const mtimeMs = mtimes[index];
+      this.#newest.offer({ displayPath, mtimeMs: mtimeMs !== undefined && Number.isFinite(mtimeMs) ? mtimeMs : undefined, seq: waiting.firstSeq + index });
+    });
+  }
 }

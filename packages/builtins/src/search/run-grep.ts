@@ -11,7 +11,7 @@ import { scanFileThroughBackend } from './scan-file-through-backend.js';
 import type { ScanLimit } from './scan-limit.js';
 import { GREP_MAX_LINES_PER_FILE } from './search-limits.js';
 import { BATCH_SEPARATOR, CONTROL_PENDING, CONTROL_SHOWN_FULL, CONTROL_STOP, LIST_CHUNK_BYTES, type FromSearchWorker } from './search-messages.js';
-import { SearchWorkerPool } from './search-worker-pool.js';
+import { newSearchId, SearchWorkerPool } from './search-worker-pool.js';
 import { walkSearchTree, type WalkedFile } from './walk-search-tree.js';
 
 /** Files per message to a worker. */
@@ -39,8 +39,6 @@ export interface GrepRun {
 
 /** Thrown when a search worker failed: the call fails with `execution_failed`. */
 export class SearchWorkerFailure extends Error {}
-
-let searchIds = 0;
 
 const NO_MATCH: GrepFileResult = Object.freeze({ count: 0, shown: [], outcome: 'searched', stopped: false });
 
@@ -147,7 +145,7 @@ async function runWithWorkers(run: GrepRun, pool: SearchWorkerPool): Promise<Gre
 
 /** One grep's state shared with the pool: the control words, the batches in flight, the first failure. */
 class WorkerSearch {
-  readonly id = (searchIds += 1);
+  readonly id = newSearchId();
   readonly pool: SearchWorkerPool;
   readonly control: Int32Array;
   /** The file seqs of each batch in flight, by batch number. */

@@ -5,9 +5,9 @@ import { compileSearchGlob } from './search-glob.js';
 
 // issue 25: `**`, `**/*` and `**/NAME` skip picomatch's whole-path regex; the answers must be
 // picomatch's own on every path a walk reports (relative, `/`-separated, no `.`/`..` segments).
-const segment = fc.constantFrom('a', 'b.json', 'c.ts', 'index.d.ts', '.hidden', 'x y', 'é.md', 'a.b.c', '[x]', 'node_modules');
+const segment = fc.constantFrom('a', 'b.json', '.json', 'x.json.bak', 'y.JSON', 'd-1_2.min.js', 'c.ts', 'index.d.ts', '.hidden', 'x y', 'é.md', 'a.b.c', '[x]', 'node_modules');
 const relativePath = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'));
-const namePattern = fc.constantFrom('*', '*.json', '*.{ts,js}', 'index.*', '?.ts', '[ab]*', '*.d.ts', '@(a|c.ts)', 'a', '+(a|b.json)', '\\[x\\]');
+const namePattern = fc.constantFrom('*', '*.json', '*json', '*.min.js', '*-1_2.min.js', '*.JSON', '*.{ts,js}', 'index.*', '?.ts', '[ab]*', '*.d.ts', '@(a|c.ts)', 'a', '+(a|b.json)', '\\[x\\]');
 
 describe('compileSearchGlob shortcuts', () => {
   it('answer as picomatch does for **, **/* and **/NAME, as glob and as the grep filter', () => {

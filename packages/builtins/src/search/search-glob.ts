@@ -41,16 +41,20 @@ export function compileSearchGlob(pattern: string, options: SearchGlobOptions): 
 }
 
 /**
- * picomatch, with two shortcuts that give the same answers on the walk's paths (relative, never
- * holding `.` or `..` segments): `**` and `**\/*` match every path, and `**\/NAME` (NAME without
+ * picomatch, with shortcuts that give the same answers on the walk's paths (relative, never
+ * holding `.` or `..` segments): `**` and `**\/*` match every path, `**\/NAME` (NAME without
  * `/`) is NAME matched against the last segment — the regex then runs on the name, not the whole
- * path (picomatch was a tenth of glob `**\/*`'s CPU, issue 25).
+ * path (picomatch was a tenth of glob `**\/*`'s CPU, issue 25) — and a NAME that is `*` and a
+ * plain suffix (`*.json`) is that suffix at the end of the path.
  */
 function compileBody(body: string, basename: boolean): (relativePath: string) => boolean {
   picomatch.parse(body); // the same validation (and error) as without a shortcut
   if (body === '**' || body === '**/*') return () => true;
   const name = body.startsWith('**/') ? body.slice(3) : basename ? body : undefined;
   if (name !== undefined && name !== '' && !name.includes('/') && !name.startsWith('**')) {
+    // `*.json`: a literal suffix of the last segment (no `/` in it), so of the whole path.
+    const suffix = /^\*([A-Za-z0-9._-]+)$/.exec(name)?.[1];
+    if (suffix !== undefined) return (relativePath) => relativePath.endsWith(suffix);
     const matchesName = picomatch(name, { dot: true, nonegate: true });
     return (relativePath) => matchesName(relativePath.slice(relativePath.lastIndexOf('/') + 1));
   }

@@ -56,6 +56,8 @@ export type ToSearchWorker =
       readonly paths: string;
       readonly displayPaths: string;
     }
+  /** glob (§7.7): the modification times of these paths (joined by `BATCH_SEPARATOR`), without following links. */
+  | { readonly type: 'stat'; readonly searchId: number; readonly batch: number; readonly paths: string }
   | { readonly type: 'end'; readonly searchId: number };
 
 /** Worker → main. */
@@ -76,4 +78,6 @@ export type FromSearchWorker =
     }
   /** The batch is over; files of it not reported in a `progress` were never started (stopped). */
   | { readonly type: 'batch'; readonly searchId: number; readonly batch: number }
-  | { readonly type: 'failed'; readonly searchId: number; readonly message: string };
+  | { readonly type: 'failed'; readonly searchId: number; readonly message: string }
+  /** The answer to `stat`: each path's `mtimeMs`, `NaN` where it could not be read (transferred). */
+  | { readonly type: 'stats'; readonly searchId: number; readonly batch: number; readonly mtimes: Float64Array };

@@ -11,6 +11,14 @@ const START_MILLISECONDS = 30_000;
 
 type SearchListener = (message: FromSearchWorker, slot: number) => void;
 
+let searchIds = 0;
+
+/** A new id for a search (grep's or glob's) whose messages `attach` routes. */
+export function newSearchId(): number {
+  searchIds += 1;
+  return searchIds;
+}
+
 let workerEntry: URL = new URL('./search-worker.js', import.meta.url);
 
 /**
@@ -112,8 +120,8 @@ export class SearchWorkerPool {
     this.#workers[slot]!.worker.postMessage(message);
   }
 
-  /** Sends a batch to the least busy worker; returns its slot. */
-  postBatch(message: Extract<ToSearchWorker, { type: 'files' }>): number {
+  /** Sends a batch (of files to search, or of paths to `lstat`) to the least busy worker; returns its slot. */
+  postBatch(message: Extract<ToSearchWorker, { type: 'files' | 'stat' }>): number {
     let slot = 0;
     for (let index = 1; index < this.#workers.length; index += 1) {
       if (this.#workers[index]!.outstanding < this.#workers[slot]!.outstanding) slot = index;
@@ -130,7 +138,7 @@ export class SearchWorkerPool {
 
   #deliver(message: FromSearchWorker, slot: number): void {
     if (message.type === 'ready') return;
-    if (message.type === 'batch') this.#workers[slot]!.outstanding -= 1;
+    if (message.type === 'batch' || message.type === 'stats') this.#workers[slot]!.outstanding -= 1;
     this.#listeners.get(message.searchId)?.(message, slot);
   }
 

@@ -1,7 +1,9 @@
 // Entry of a grep worker thread (§7.6 speed: "use both cores"). It reads and searches the files
 // the main thread sends, in order, and reports each file's count, its first lines for display and
 // (content mode) its full list. Nothing here decides what the model sees: that is the collector's.
+import { lstatSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import { toNodePath } from '@openwork/fs-backend';
 import { FileScan, type GrepOutputMode, type ListOutput } from './file-scan.js';
 import { LineMatcher } from './line-matcher.js';
 import { scanLocalFile } from './scan-local-file.js';
@@ -27,6 +29,7 @@ interface Search {
 }
 
 const EMPTY = Buffer.alloc(0);
+
 const port = parentPort;
 if (port === null) throw new Error('search-worker.js runs as a worker thread only');
 const searches = new Map<number, Search>();
@@ -184,6 +187,20 @@ function handle(message: ToSearchWorker): void {
       post({ type: 'batch', searchId: message.searchId, batch: message.batch });
       return;
     }
+    case 'stat': {
+      const paths = message.paths.split(BATCH_SEPARATOR);
+      const mtimes = new Float64Array(paths.length);
+      for (let index = 0; index < paths.length; index += 1) {
+        try {
+          const found = lstatSync(toNodePath(paths[index]!), { throwIfNoEntry: false });
+          mtimes[index] = found === undefined ? Number.NaN : found.mtimeMs;
+        } catch {
+          mtimes[index] = Number.NaN;
+        }
+      }
+      port!.postMessage({ type: 'stats', searchId: message.searchId, batch: message.batch, mtimes } satisfies FromSearchWorker, [mtimes.buffer]);
+      return;
+    }
     case 'end':
       searches.delete(message.searchId);
       return;
@@ -197,6 +214,7 @@ port.on('message', (message: ToSearchWorker) => {
     const searchId = 'searchId' in message ? message.searchId : -1;
     post({ type: 'failed', searchId, message: error instanceof Error ? error.message : String(error) });
     if (message.type === 'files') post({ type: 'batch', searchId: message.searchId, batch: message.batch });
+    if (message.type === 'stat') post({ type: 'stats', searchId: message.searchId, batch: message.batch, mtimes: new Float64Array(0) });
   }
 });
 
