@@ -100,7 +100,7 @@ describe('the byte kernel (grep on WebAssembly SIMD, issue 25)', () => {
           this.length = 0;
         },
       };
-      const scan = new FileScan({ mode: 'content', matcher: compiled.matcher, shouldStop: () => false, shownLimit: 50, listPrefix: Buffer.from('dir/ü.txt:'), list: out });
+      const scan = new FileScan({ mode: 'content', matcher: compiled.matcher, shouldStop: () => false, shownLimit: 50, listPrefix: 'dir/ü.txt:', list: out });
       scan.region(region, true);
       const result = scan.finish();
       out.pieces.push(Buffer.from(out.buffer.subarray(0, out.length)));

@@ -25,8 +25,8 @@ export interface FileScanOptions {
   readonly shouldStop: () => boolean;
   /** How many matching lines to keep for display (content mode), at most 50 (§7.6). */
   readonly shownLimit: number;
-  /** Content mode: the `path:` that starts each line of the full list, as bytes. */
-  readonly listPrefix: Uint8Array;
+  /** Content mode: the `path:` that starts each line of the full list (encoded at the first match). */
+  readonly listPrefix: string;
   /** Content mode: where the full list (`path:line:text\n` lines) is written, as bytes. */
   readonly list: ListOutput;
 }
@@ -64,6 +64,7 @@ export class FileScan {
   #done = false;
   /** Number of the first line of the next region. */
   #lineBase = 1;
+  #prefix: Buffer | undefined;
 
   constructor(options: FileScanOptions) {
     this.#options = options;
@@ -118,7 +119,8 @@ export class FileScan {
    * (cut at 2,000 bytes and marked, no trailing `\r`, invalid UTF-8 as U+FFFD), as bytes.
    */
   #listLine(bytes: Buffer, start: number, end: number, lineNumber: number, valid: boolean): void {
-    const { listPrefix: prefix, list } = this.#options;
+    const { list } = this.#options;
+    const prefix = (this.#prefix ??= Buffer.from(this.#options.listPrefix, 'utf8'));
     let textEnd = end > start && bytes[end - 1] === 13 ? end - 1 : end;
     let cut = false;
     if (end - start > GREP_MAX_LINE_BYTES) {

@@ -10,7 +10,7 @@ import { newSearchId, SearchWorkerPool } from './search-worker-pool.js';
 import { NewestFiles, type DatedFile } from './newest-files.js';
 import type { ScanLimit } from './scan-limit.js';
 import { GLOB_MAX_RESULTS } from './search-limits.js';
-import { walkSearchTree } from './walk-search-tree.js';
+import { walkSearchTree, type WalkedFile } from './walk-search-tree.js';
 
 /** `lstat` calls in flight at once (they overlap in libuv's thread pool). */
 const STATS_IN_FLIGHT = 64;
@@ -63,6 +63,22 @@ async function walkAndDate(run: GlobRun, newest: NewestFiles, stats: Set<Promise
   let total = 0;
   let pending = '';
   const list = run.list;
+  /** Offers `file` to the heap with its time; a promise when the walk must wait first. */
+  const date = (file: WalkedFile, seq: number): Promise<void> | undefined => {
+    if (onWorkers !== undefined) return onWorkers.add(file.path, file.displayPath, seq);
+    if (local) {
+      const found = lstatSync(file.nodePath, { throwIfNoEntry: false });
+      newest.offer({ displayPath: file.displayPath, mtimeMs: found !== undefined && Number.isFinite(found.mtimeMs) ? found.mtimeMs : undefined, seq });
+      return undefined;
+    }
+    const stat: Promise<void> = filesystem.lstat(file.path).then(
+      (found) => newest.offer({ displayPath: file.displayPath, mtimeMs: Number.isFinite(found.mtimeMs) ? found.mtimeMs : undefined, seq }),
+      () => newest.offer({ displayPath: file.displayPath, mtimeMs: undefined, seq }),
+    );
+    stats.add(stat);
+    void stat.finally(() => stats.delete(stat));
+    return stats.size >= STATS_IN_FLIGHT ? Promise.race(stats) : undefined;
+  };
   await walkSearchTree({
     session: run.session,
     policy: run.policy,
@@ -71,33 +87,22 @@ async function walkAndDate(run: GlobRun, newest: NewestFiles, stats: Set<Promise
     shouldStop: () => run.limit.reached(),
     signal: run.signal,
     accept: run.accept,
-    onFile: async (file) => {
+    // Synchronous but for a list write or a batch sent: an `await` per file was a cost of its own.
+    onFile: (file) => {
       const seq = total;
       total += 1;
+      let written: Promise<void> | undefined;
       if (list !== undefined) {
         pending += `${file.displayPath}\n`;
         if (pending.length >= LIST_CHUNK_CHARS) {
           const text = pending;
           pending = '';
-          await list.write(text);
+          written = list.write(text);
         }
       }
-      if (onWorkers !== undefined) {
-        await onWorkers.add(file.path, file.displayPath, seq);
-        return;
-      }
-      if (local) {
-        const found = lstatSync(file.nodePath, { throwIfNoEntry: false });
-        newest.offer({ displayPath: file.displayPath, mtimeMs: found !== undefined && Number.isFinite(found.mtimeMs) ? found.mtimeMs : undefined, seq });
-        return;
-      }
-      const stat: Promise<void> = filesystem.lstat(file.path).then(
-        (found) => newest.offer({ displayPath: file.displayPath, mtimeMs: Number.isFinite(found.mtimeMs) ? found.mtimeMs : undefined, seq }),
-        () => newest.offer({ displayPath: file.displayPath, mtimeMs: undefined, seq }),
-      );
-      stats.add(stat);
-      void stat.finally(() => stats.delete(stat));
-      if (stats.size >= STATS_IN_FLIGHT) await Promise.race(stats);
+      const dated = date(file, seq);
+      if (written === undefined) return dated;
+      return dated === undefined ? written : written.then(() => dated);
     },
   });
   await Promise.all(stats);
@@ -135,11 +140,12 @@ class StatsOnWorkers {
     pool.attach(this.#id, (message, slot) => this.#onMessage(message, slot));
   }
 
-  async add(path: string, displayPath: string, seq: number): Promise<void> {
+  /** A promise when a batch was sent (and the walk should wait for room), else `undefined`. */
+  add(path: string, displayPath: string, seq: number): Promise<void> | undefined {
     if (this.#paths.length === 0) this.#firstSeq = seq;
     this.#paths.push(path);
     this.#displayPaths.push(displayPath);
-    if (this.#paths.length >= STAT_BATCH_FILES) await this.#send();
+    return this.#paths.length >= STAT_BATCH_FILES ? this.#send() : undefined;
   }
 
   /** Sends what is left and waits for every answer. */

@@ -67,7 +67,7 @@ async function runOnThisThread(run: GrepRun): Promise<GrepTally> {
       matcher: run.matcher,
       shouldStop: () => run.limit.reached(),
       shownLimit: GREP_MAX_LINES_PER_FILE,
-      listPrefix: Buffer.from(`${file.displayPath}:`, 'utf8'),
+      listPrefix: `${file.displayPath}:`,
       list,
     });
     const outcome = await scanFileThroughBackend(run.session.filesystem, file.path, (region, last) => scan.region(region, last), run.signal, run.mode === 'files_with_matches');
@@ -275,12 +275,12 @@ async function walkIntoBatches(run: GrepRun, search: WorkerSearch, collector: Gr
     shouldStop: () => run.limit.reached() || search.failure !== undefined,
     signal: run.signal,
     ...(run.accept === undefined ? {} : { accept: run.accept }),
-    onFile: async (file) => {
+    onFile: (file) => {
       collector.expect(seq, file.displayPath);
       paths.push(file.path);
       if (content) displayPaths.push(file.displayPath);
       seq += 1;
-      if (paths.length >= BATCH_FILES) await flush();
+      return paths.length >= BATCH_FILES ? flush() : undefined;
     },
   });
   if (!run.limit.reached()) await flush();

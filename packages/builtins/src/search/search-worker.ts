@@ -145,7 +145,7 @@ function searchFile(search: Search, seq: number, path: string, displayPath: stri
     matcher: search.matcher,
     shouldStop: () => stopRequested(search),
     shownLimit: Atomics.load(search.control, CONTROL_SHOWN_FULL) === 0 ? GREP_MAX_LINES_PER_FILE : 0,
-    listPrefix: search.mode === 'content' ? Buffer.from(`${displayPath}:`, 'utf8') : EMPTY,
+    listPrefix: `${displayPath}:`,
     list: report,
   });
   const outcome = scanLocalFile(path, (region, last) => scan.region(region, last), search.mode === 'files_with_matches');

@@ -177,7 +177,9 @@ class SearchWalk {
       const nameHasRawBytes = hasRawBytes(entry.name);
       const shown = this.#roots.has(entryPath) ? options.session.displayPath(entryPath) : `${shownPrefix}${nameHasRawBytes ? escapePath(entry.name) : entry.name}`;
       const nodePath = folderHasRawBytes || nameHasRawBytes ? pathToBytes(entryPath) : entryPath;
-      await options.onFile({ path: entryPath, relativePath: entryRelative, displayPath: shown, nodePath });
+      // Awaited only when it returns a promise (most files are taken synchronously).
+      const taken = options.onFile({ path: entryPath, relativePath: entryRelative, displayPath: shown, nodePath });
+      if (taken !== undefined) await taken;
     }
     return true;
   }
