@@ -1,12 +1,21 @@
 import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolResult } from '@openwork/tools-contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFixture, type BuiltinsFixture } from '../test-support/builtins-fixture.js';
 import { interceptingFileSystem } from '../test-support/intercepting-file-system.js';
+import { searchWorkersRunning, useCompiledSearchWorkers } from './test-support/compiled-search-workers.js';
 
 let fixture: BuiltinsFixture;
 const extraFixtures: BuiltinsFixture[] = [];
+// glob dates its matches on the search workers (issue 25): the tests run them from current sources.
+let stopWorkers: () => Promise<void>;
+beforeAll(async () => {
+  stopWorkers = await useCompiledSearchWorkers();
+});
+afterAll(async () => {
+  await stopWorkers();
+});
 beforeEach(async () => {
   fixture = await createFixture();
 });
@@ -63,6 +72,22 @@ describe('glob (§7.7)', () => {
     await put('b.txt', 999, dated.workspace);
     await put('c.txt', 50, dated.workspace);
     expect(await dated.text('glob', { pattern: '*.txt' })).toBe('a.txt\nc.txt\nb.txt');
+  });
+
+  it('dates matches on the search workers (issue 25) with the answer of the calling thread: more files than one batch, ties in walk order', async () => {
+    const same = await createFixture({ filesystem: interceptingFileSystem(() => undefined) });
+    extraFixtures.push(same);
+    // 1,300 files (three batches of 512) in 26 folders; times repeat, so ties are broken by walk order.
+    for (const base of [fixture.workspace, same.workspace]) {
+      for (let index = 0; index < 1300; index += 1) await put(`d${String(index % 26).padStart(2, '0')}/f${index}.txt`, 1_700_000_000 + ((index * 7919) % 97) * 60, base);
+    }
+    expect(await searchWorkersRunning()).toBe(true);
+    const local = await fixture.call('glob', { pattern: '**/*.txt' }, { callId: 'workers' });
+    const hosted = await same.call('glob', { pattern: '**/*.txt' }, { callId: 'workers' });
+    expect(ToolResult.text(local)).toBe(ToolResult.text(hosted));
+    expect(ToolResult.text(local).split('\n\n')[0]!.split('\n')).toHaveLength(100);
+    const list = (home: string) => readFile(join(home, 'spill', 'session-1', 'workers.txt'), 'utf8');
+    expect(await list(fixture.openworkHome)).toBe(await list(same.openworkHome));
   });
 
   it('timeout_reports_at_least_the_counted_files', async () => {
