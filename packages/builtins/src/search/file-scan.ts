@@ -133,7 +133,8 @@ export class FileScan {
     list.ensure(prefix.length + textBytes + (cut ? CUT_MARKER_BYTES.length : 0) + ENTRY_OVERHEAD_BYTES);
     const target = list.buffer;
     let at = list.length;
-    for (let index = 0; index < prefix.length; index += 1) target[at++] = prefix[index]!;
+    target.set(prefix, at);
+    at += prefix.length;
     at = writeDecimal(target, at, lineNumber);
     target[at++] = 58; // ':'
     at += text === undefined ? bytes.copy(target, at, start, textEnd) : text.copy(target, at);
