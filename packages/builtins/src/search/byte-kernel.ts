@@ -84,6 +84,9 @@ const name = (text: string): number[] => vector([...Buffer.from(text, 'latin1')]
 const bump = (local: number, delta: number) => flat(op.get(local), op.i32(delta), op.add, op.set(local));
 /** `local = splat(byte)` */
 const splat = (local: number, byte: readonly number[]) => flat(byte, op.i8x16splat, op.set(local));
+/** `mask` = the bitmask of the `\n` bytes (compared with `newlines`, a v128 local) among the 16 at `address`. */
+const newlineBits = (address: readonly number[], newlines: number, mask: number) =>
+  flat(address, op.v128load, op.get(newlines), op.i8x16eq, op.i8x16bitmask, op.set(mask));
 /** Pushes `end - p < 16`. */
 const lessThan16Left = (p: number, end: number) => flat(op.get(end), op.get(p), op.sub, op.i32(16), op.ltS);
 
@@ -215,7 +218,7 @@ const lineEnd: KernelFunction = {
     splat(3, op.i32(10)),
     op.block, op.loop,
     lessThan16Left(0, 1), op.brIf(1),
-    op.get(0), op.v128load, op.get(3), op.i8x16eq, op.i8x16bitmask, op.set(2),
+    newlineBits(op.get(0), 3, 2),
     op.get(2), op.if, op.get(0), op.get(2), op.ctz, op.add, op.return, op.end,
     bump(0, 16), op.br(0),
     op.end, op.end,
@@ -238,7 +241,7 @@ const lineStart: KernelFunction = {
     splat(3, op.i32(10)),
     op.block, op.loop,
     op.get(1), op.get(0), op.sub, op.i32(16), op.ltS, op.brIf(1),
-    op.get(1), op.i32(16), op.sub, op.v128load, op.get(3), op.i8x16eq, op.i8x16bitmask, op.set(2),
+    newlineBits(flat(op.get(1), op.i32(16), op.sub), 3, 2),
     // The highest set bit is the last `\n`: it lies at p - 16 + (31 - clz), the line starts after it.
     op.get(2), op.if, op.get(1), op.i32(16), op.add, op.get(2), op.clz, op.sub, op.return, op.end,
     bump(1, -16), op.br(0),
