@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import { NodeFileSystem } from '@openwork/fs-backend';
+import { NodeFileSystem, toNodePath } from '@openwork/fs-backend';
 import type { SandboxPolicy } from '@openwork/sandbox';
 import type { CheckedPath } from '../context/checked-path.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
@@ -116,17 +116,25 @@ const STAT_BATCH_FILES = 512;
 /** Batches in flight per worker (memory: their display paths wait here). */
 const STAT_BATCHES_PER_WORKER = 4;
 
+/** A batch of matches sent to be dated, waiting for its answer. */
+interface StatBatch {
+  readonly paths: readonly string[];
+  readonly displayPaths: readonly string[];
+  readonly firstSeq: number;
+}
+
 /**
  * The `lstat` of each match (its time, §7.7) on the search workers, a batch of paths at a time,
  * while this thread walks: a third of glob `**\/*` was those system calls on one thread, where
  * ripgrep walks on every core (issue 25). Answers are offered to the heap in any order: the heap
- * orders by time, then walk order (`seq`), so the result is the same.
+ * orders by time, then walk order (`seq`), so the result is the same. If the pool closes (a
+ * worker ended), the batches without an answer, and every later one, are dated on this thread.
  */
 class StatsOnWorkers {
   readonly #pool: SearchWorkerPool;
   readonly #newest: NewestFiles;
   readonly #id = newSearchId();
-  readonly #waiting = new Map<number, { readonly displayPaths: readonly string[]; readonly firstSeq: number }>();
+  readonly #waiting = new Map<number, StatBatch>();
   #batch = 0;
   #paths: string[] = [];
   #displayPaths: string[] = [];
@@ -161,12 +169,16 @@ class StatsOnWorkers {
   async #send(): Promise<void> {
     if (this.#paths.length === 0) return;
     await this.#until(() => this.#waiting.size < this.#pool.size * STAT_BATCHES_PER_WORKER);
-    this.#batch += 1;
-    this.#waiting.set(this.#batch, { displayPaths: this.#displayPaths, firstSeq: this.#firstSeq });
-    if (this.#failed || this.#pool.closed) this.#offer(this.#batch, new Float64Array(0));
-    else this.#pool.postBatch({ type: 'stat', searchId: this.#id, batch: this.#batch, paths: this.#paths.join(BATCH_SEPARATOR) });
+    const batch: StatBatch = { paths: this.#paths, displayPaths: this.#displayPaths, firstSeq: this.#firstSeq };
     this.#paths = [];
     this.#displayPaths = [];
+    if (this.#failed || this.#pool.closed) {
+      this.#dateHere(batch);
+      return;
+    }
+    this.#batch += 1;
+    this.#waiting.set(this.#batch, batch);
+    this.#pool.postBatch({ type: 'stat', searchId: this.#id, batch: this.#batch, paths: batch.paths.join(BATCH_SEPARATOR) });
   }
 
   async #until(condition: () => boolean): Promise<void> {
@@ -175,23 +187,36 @@ class StatsOnWorkers {
 
   #onMessage(message: FromSearchWorker, slot: number): void {
     if (message.type === 'failed' && slot < 0) {
-      // The pool closed: the batches in flight get no answer; their files rank last (§7.7).
-      for (const [batch] of this.#waiting) this.#offer(batch, new Float64Array(0));
       this.#failed = true;
+      for (const batch of this.#waiting.values()) this.#dateHere(batch);
+      this.#waiting.clear();
     }
-    if (message.type === 'stats') this.#offer(message.batch, message.mtimes);
+    if (message.type === 'stats') {
+      const batch = this.#waiting.get(message.batch);
+      if (batch !== undefined) {
+        this.#waiting.delete(message.batch);
+        batch.displayPaths.forEach((displayPath, index) => this.#offer(displayPath, batch.firstSeq + index, message.mtimes[index]));
+      }
+    }
     const wake = this.#wake;
     this.#wake = undefined;
     wake?.();
   }
 
-  #offer(batch: number, mtimes: Float64Array): void {
-    const waiting = this.#waiting.get(batch);
-    if (waiting === undefined) return;
-    this.#waiting.delete(batch);
-    waiting.displayPaths.forEach((displayPath, index) => {
-      const mtimeMs = mtimes[index];
-      this.#newest.offer({ displayPath, mtimeMs: mtimeMs !== undefined && Number.isFinite(mtimeMs) ? mtimeMs : undefined, seq: waiting.firstSeq + index });
+  /** Dates a batch with `lstat` on this thread (the pool is gone). */
+  #dateHere(batch: StatBatch): void {
+    batch.paths.forEach((path, index) => {
+      let mtimeMs: number | undefined;
+      try {
+        mtimeMs = lstatSync(toNodePath(path), { throwIfNoEntry: false })?.mtimeMs;
+      } catch {
+        mtimeMs = undefined;
+      }
+      this.#offer(batch.displayPaths[index]!, batch.firstSeq + index, mtimeMs);
     });
+  }
+
+  #offer(displayPath: string, seq: number, mtimeMs: number | undefined): void {
+    this.#newest.offer({ displayPath, mtimeMs: mtimeMs !== undefined && Number.isFinite(mtimeMs) ? mtimeMs : undefined, seq });
   }
 }
