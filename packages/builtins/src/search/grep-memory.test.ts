@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,8 +16,7 @@ const MiB = 1024 * 1024;
  * call and prints the peak above the level right before it, with the result's last line.
  */
 const childScript = `
-import { mkdtemp, realpath, rm, writeFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { realpath, rm, writeFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UnavailableSandboxBackend } from '@openwork/sandbox';
 import { NodeFileSystem } from '@openwork/fs-backend';
@@ -24,7 +24,8 @@ import { NodeProcessBackend } from '@openwork/process-backend';
 import { ToolSessionContext, SpillDirectory, finalizeBuiltinToolset, sessionSandboxPolicy } from './index.js';
 
 const count = Number(process.argv[2]);
-const root = await realpath(await mkdtemp(join(tmpdir(), 'ow-grep-memory-')));
+// The parent made this folder and removes it, also when this process dies.
+const root = await realpath(process.argv[3]);
 const workspace = join(root, 'workspace');
 const home = join(root, 'home');
 await Promise.all([import('node:fs/promises').then((fs) => fs.mkdir(workspace)), import('node:fs/promises').then((fs) => fs.mkdir(home))]);
@@ -70,8 +71,13 @@ afterAll(async () => {
 });
 
 async function measure(count: number): Promise<ChildReport> {
-  const { stdout } = await run(process.execPath, ['--expose-gc', join(build, 'grep-memory-child.js'), String(count)], { cwd: build, maxBuffer: MiB });
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildReport;
+  const root = await mkdtemp(join(tmpdir(), 'ow-grep-memory-'));
+  try {
+    const { stdout } = await run(process.execPath, ['--expose-gc', join(build, 'grep-memory-child.js'), String(count), root], { cwd: build, maxBuffer: MiB });
+    return JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildReport;
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 }
 
 describe('grep memory (§7.6 "内存只保留返回的部分与计数", acceptance 22 gap)', () => {
