@@ -6,7 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import { toNodePath } from '@openwork/fs-backend';
 import { FileScan, type GrepOutputMode, type ListOutput } from './file-scan.js';
 import { LineMatcher } from './line-matcher.js';
-import { scanLocalFile } from './scan-local-file.js';
+import { closeCheckedFolder, scanLocalFile } from './scan-local-file.js';
 import { GREP_MAX_LINES_PER_FILE } from './search-limits.js';
 import {
   BATCH_SEPARATOR,
@@ -177,10 +177,15 @@ function handle(message: ToSearchWorker): void {
         const report = new BatchReport(search, message.searchId, message.batch);
         const paths = message.paths.split(BATCH_SEPARATOR);
         const displayPaths = search.mode === 'content' ? message.displayPaths.split(BATCH_SEPARATOR) : undefined;
-        for (let index = 0; index < paths.length; index += 1) {
-          // §7.6: the limit and cancellation are checked per file; files not started are not reported.
-          if (stopRequested(search)) break;
-          searchFile(search, message.firstSeq + index, paths[index]!, displayPaths?.[index] ?? '', report);
+        try {
+          for (let index = 0; index < paths.length; index += 1) {
+            // §7.6: the limit and cancellation are checked per file; files not started are not reported.
+            if (stopRequested(search)) break;
+            searchFile(search, message.firstSeq + index, paths[index]!, displayPaths?.[index] ?? '', report);
+          }
+        } finally {
+          // No descriptor is kept between batches: a folder read later is opened and checked again.
+          closeCheckedFolder();
         }
         report.flush();
       }

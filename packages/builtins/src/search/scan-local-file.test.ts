@@ -1,0 +1,75 @@
+import { mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { closeCheckedFolder, scanLocalFile } from './scan-local-file.js';
+
+// The search workers' reader (architecture §3.7 "Races"): the walk checked a path, then anything
+// may be put in its place before the file is opened. Whatever was swapped in, the bytes read are
+// those of the walked file or nothing — never those of a file a link leads to (a credential).
+let root: string;
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'ow-scan-local-')));
+  await mkdir(join(root, 'workspace', 'src'), { recursive: true });
+  await mkdir(join(root, 'secret'));
+  await writeFile(join(root, 'workspace', 'src', 'a.txt'), 'walked a\n');
+  await writeFile(join(root, 'workspace', 'src', 'b.txt'), 'walked b\n');
+  await writeFile(join(root, 'secret', 'a.txt'), 'SECRET a\n');
+  await writeFile(join(root, 'secret', 'b.txt'), 'SECRET b\n');
+});
+afterEach(async () => {
+  closeCheckedFolder();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** What `scanLocalFile` reads of `path`: its outcome and the text it was given. */
+function read(path: string): { outcome: string; text: string } {
+  let text = '';
+  const outcome = scanLocalFile(path, (region) => {
+    text += region.toString('utf8');
+    return true;
+  });
+  return { outcome, text };
+}
+
+describe('scanLocalFile: the file read is the walked one (issue 25 keeps the check, once per folder)', () => {
+  it('reads a file of a folder, and the next file of the same folder', () => {
+    expect(read(join(root, 'workspace', 'src', 'a.txt'))).toEqual({ outcome: 'searched', text: 'walked a\n' });
+    expect(read(join(root, 'workspace', 'src', 'b.txt'))).toEqual({ outcome: 'searched', text: 'walked b\n' });
+  });
+
+  it('reads nothing when the folder, a folder above it or the file itself became a link', async () => {
+    const src = join(root, 'workspace', 'src');
+    await rename(src, join(root, 'workspace', 'moved'));
+    await symlink(join(root, 'secret'), src);
+    expect(read(join(src, 'a.txt'))).toEqual({ outcome: 'unreadable', text: '' });
+    closeCheckedFolder();
+
+    // A folder above: `workspace` becomes a link to a tree whose `src` holds the secret.
+    await mkdir(join(root, 'evil'));
+    await symlink(join(root, 'secret'), join(root, 'evil', 'src-link'));
+    await rename(join(root, 'secret'), join(root, 'evil', 'src'));
+    await rename(join(root, 'workspace'), join(root, 'workspace-moved'));
+    await symlink(join(root, 'evil'), join(root, 'workspace'));
+    expect(read(join(root, 'workspace', 'src', 'b.txt'))).toEqual({ outcome: 'unreadable', text: '' });
+    closeCheckedFolder();
+    await rm(join(root, 'workspace'));
+    await rename(join(root, 'evil', 'src'), join(root, 'secret'));
+
+    await mkdir(join(root, 'plain'));
+    await symlink(join(root, 'secret', 'a.txt'), join(root, 'plain', 'a.txt'));
+    expect(read(join(root, 'plain', 'a.txt'))).toEqual({ outcome: 'unreadable', text: '' });
+  });
+
+  it('a folder swapped for a link after its first file was read: its next files are still read from the walked folder', async () => {
+    const src = join(root, 'workspace', 'src');
+    expect(read(join(src, 'a.txt')).text).toBe('walked a\n');
+    await rename(src, join(root, 'workspace', 'moved'));
+    await symlink(join(root, 'secret'), src);
+    // The folder stays open between files of one batch: the name is looked up in it, not at its path.
+    expect(read(join(src, 'b.txt'))).toEqual({ outcome: 'searched', text: 'walked b\n' });
+    // A new batch opens and checks the folder again: now a link, so nothing is read.
+    closeCheckedFolder();
+    expect(read(join(src, 'b.txt'))).toEqual({ outcome: 'unreadable', text: '' });
+  });
+});
