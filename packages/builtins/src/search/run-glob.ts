@@ -41,8 +41,9 @@ const LIST_CHUNK_CHARS = 16 * 1024;
  * §7.7: walks like grep, keeps the newest 100 matching files in a heap of 100 (each matching file
  * is `lstat`ed for its time; files whose time cannot be read rank last) and writes every match to
  * the full list in walk order, so memory does not grow with the number of matches. On the plain
- * `NodeFileSystem` the `lstat` is synchronous: a thread-pool round trip per file cost more than
- * the system call (issue 25's profile).
+ * `NodeFileSystem` the `lstat`s run on the search workers while this thread walks
+ * (`StatsOnWorkers`), or synchronously here when there are none: a thread-pool round trip per
+ * file cost more than the system call (issue 25's profile).
  */
 export async function runGlob(run: GlobRun): Promise<GlobTally> {
   const newest = new NewestFiles(GLOB_MAX_RESULTS);
