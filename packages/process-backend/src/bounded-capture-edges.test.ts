@@ -229,16 +229,20 @@ describe('BoundedCapture: backpressure while the spill file lags (§8.2)', () =>
       await settle();
       expect(drained).toBe(false);
 
-      // The disk catches up: read until the capture says the reader may go on.
+      // The disk catches up: read until the capture says the reader may go on. Never read past
+      // the bytes written: with all of them read and the writer still open, a read would wait for
+      // good while the capture, on a loaded machine, had not yet said so (a flaky hang).
+      const total = 20_000 + 64 * chunk.length;
       const buffer = Buffer.alloc(64 * 1024);
       let consumed = 0;
-      while (!drained) {
+      while (!drained && consumed < total) {
         const { bytesRead } = await reader.read(buffer, 0, buffer.length, null);
         consumed += bytesRead;
         await settle();
       }
+      for (let attempt = 0; attempt < 500 && !drained; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(drained).toBe(true);
       expect(capture.needsBackpressure).toBe(false);
-      const total = 20_000 + 64 * chunk.length;
       // Drained means at most the low-water mark (256 KiB) is still queued.
       expect(total - consumed).toBeLessThanOrEqual(256 * 1024 + 64 * 1024);
 
