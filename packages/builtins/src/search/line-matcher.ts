@@ -162,21 +162,12 @@ export class LineMatcher {
    * every file was most of such a search (issue 25).
    */
   #searchCaselessCandidates(kernel: ByteKernel, region: Buffer, literals: readonly Buffer[], needles: readonly number[], visit: MatchingLineVisitor): boolean {
-    const next = literals.map((literal, which) => kernel.findCaseless(region, 0, needles[which]!, literal.length));
-    for (;;) {
-      let index = -1;
-      for (const candidate of next) if (candidate >= 0 && (index < 0 || candidate < index)) index = candidate;
-      if (index < 0) return true;
-      const start = kernel.lineStart(region, index);
-      const end = kernel.lineEnd(region, index);
-      if (this.#single.test(region.subarray(start, end)) && this.#confirmed(region, start, end) && !visit(start, end)) return false;
-      const position = end + 1;
-      if (position >= region.length) return true;
-      for (let which = 0; which < next.length; which += 1) {
-        const candidate = next[which]!;
-        if (candidate >= 0 && candidate < position) next[which] = kernel.findCaseless(region, position, needles[which]!, literals[which]!.length);
-      }
-    }
+    const candidates: ByteSearch = {
+      find: (which, from) => kernel.findCaseless(region, from, needles[which]!, literals[which]!.length),
+      lineStart: (index) => kernel.lineStart(region, index),
+      lineEnd: (index) => kernel.lineEnd(region, index),
+    };
+    return searchLiterals(candidates, literals.length, region.length, (start, end) => !(this.#single.test(region.subarray(start, end)) && this.#confirmed(region, start, end)) || visit(start, end));
   }
 
   #searchLines(region: Buffer, bytes: ByteSearch, from: number, visit: MatchingLineVisitor): boolean {

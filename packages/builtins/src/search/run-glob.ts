@@ -1,5 +1,4 @@
-import { lstatSync } from 'node:fs';
-import { NodeFileSystem, toNodePath } from '@openwork/fs-backend';
+import { NodeFileSystem } from '@openwork/fs-backend';
 import type { SandboxPolicy } from '@openwork/sandbox';
 import type { CheckedPath } from '../context/checked-path.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
@@ -7,6 +6,7 @@ import type { SpillWriter } from '../spill/spill-writer.js';
 import type { IgnoreRules } from './ignore-rules.js';
 import { BATCH_SEPARATOR, type FromSearchWorker } from './search-messages.js';
 import { newSearchId, SearchWorkerPool } from './search-worker-pool.js';
+import { fileMtime } from './file-mtime.js';
 import { NewestFiles, type DatedFile } from './newest-files.js';
 import type { ScanLimit } from './scan-limit.js';
 import { GLOB_MAX_RESULTS } from './search-limits.js';
@@ -68,8 +68,7 @@ async function walkAndDate(run: GlobRun, newest: NewestFiles, stats: Set<Promise
   const date = (file: WalkedFile, seq: number): Promise<void> | undefined => {
     if (onWorkers !== undefined) return onWorkers.add(file.path, file.displayPath, seq);
     if (local) {
-      const found = lstatSync(file.nodePath, { throwIfNoEntry: false });
-      newest.offer({ displayPath: file.displayPath, mtimeMs: found !== undefined && Number.isFinite(found.mtimeMs) ? found.mtimeMs : undefined, seq });
+      newest.offer({ displayPath: file.displayPath, mtimeMs: fileMtime(file.path), seq });
       return undefined;
     }
     const stat: Promise<void> = filesystem.lstat(file.path).then(
@@ -206,15 +205,7 @@ class StatsOnWorkers {
 
   /** Dates a batch with `lstat` on this thread (the pool is gone). */
   #dateHere(batch: StatBatch): void {
-    batch.paths.forEach((path, index) => {
-      let mtimeMs: number | undefined;
-      try {
-        mtimeMs = lstatSync(toNodePath(path), { throwIfNoEntry: false })?.mtimeMs;
-      } catch {
-        mtimeMs = undefined;
-      }
-      this.#offer(batch.displayPaths[index]!, batch.firstSeq + index, mtimeMs);
-    });
+    batch.paths.forEach((path, index) => this.#offer(batch.displayPaths[index]!, batch.firstSeq + index, fileMtime(path)));
   }
 
   #offer(displayPath: string, seq: number, mtimeMs: number | undefined): void {

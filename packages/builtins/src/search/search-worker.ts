@@ -1,9 +1,8 @@
 // Entry of a grep worker thread (§7.6 speed: "use both cores"). It reads and searches the files
 // the main thread sends, in order, and reports each file's count, its first lines for display and
 // (content mode) its full list. Nothing here decides what the model sees: that is the collector's.
-import { lstatSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { toNodePath } from '@openwork/fs-backend';
+import { fileMtime } from './file-mtime.js';
 import { FileScan, type GrepOutputMode, type ListOutput } from './file-scan.js';
 import { LineMatcher } from './line-matcher.js';
 import { closeCheckedFolder, scanLocalFile } from './scan-local-file.js';
@@ -195,14 +194,7 @@ function handle(message: ToSearchWorker): void {
     case 'stat': {
       const paths = message.paths.split(BATCH_SEPARATOR);
       const mtimes = new Float64Array(paths.length);
-      for (let index = 0; index < paths.length; index += 1) {
-        try {
-          const found = lstatSync(toNodePath(paths[index]!), { throwIfNoEntry: false });
-          mtimes[index] = found === undefined ? Number.NaN : found.mtimeMs;
-        } catch {
-          mtimes[index] = Number.NaN;
-        }
-      }
+      for (let index = 0; index < paths.length; index += 1) mtimes[index] = fileMtime(paths[index]!) ?? Number.NaN;
       port!.postMessage({ type: 'stats', searchId: message.searchId, batch: message.batch, mtimes } satisfies FromSearchWorker, [mtimes.buffer]);
       return;
     }
