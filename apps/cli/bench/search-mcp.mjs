@@ -7,8 +7,9 @@
 // back (the order alternates); the table gives the medians and the median of the per-round ratios,
 // the counts of both (they must be identical), the load average before and after, and the rounds.
 // Then bash (issue 25's last rows): a warm server with the default agent against a plain spawn and
-// bare bubblewrap. Run after a build: `pnpm bench:mcp` (ROUNDS=n, at least 7; ONLY=bash for the
-// bash rows alone). Needs `rg` and `bwrap` on PATH.
+// bare bubblewrap, and the floor of a sandbox made per call (the server's cost of a trivial call,
+// and our bwrap command line alone). Run after a build: `pnpm bench:mcp` (ROUNDS=n, at least 7;
+// ONLY=bash for the bash rows alone). Needs `rg` and `bwrap` on PATH.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -231,12 +232,101 @@ async function benchBash() {
       const goal = name.includes('plain') ? `<= +10 ms ${difference <= 10 ? 'met' : 'MISSED'}` : '-';
       bashRows.push([name, median(series.ours).toFixed(1), median(series.reference).toFixed(1), `${median(series.ratio).toFixed(2)}x`, `+${difference.toFixed(1)} ms`, goal, /exit 0/.test(text) ? 'yes' : 'NO']);
     }
+    const floor = await bashFloor(bashClient, bashTrue, workspace, outside, bashRounds, median);
     const loadAfter = loadAverage();
     console.log(`\nbash through openwork mcp (warm, default agent, workspace and home outside every temp root) vs a spawn; paired medians of ${bashRounds} rounds`);
     console.log(`load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after\n`);
     printComparisonTable(['case', 'ours ms', 'reference ms', 'ours/reference', 'ours - reference (paired)', 'goal', 'ran (exit 0)'], bashRows);
+    console.log(`\nThe floor of a sandbox made for each call, measured in the same run (paired medians of ${bashRounds} rounds):`);
+    printComparisonTable(['part', 'ms', 'reference ms', 'part - reference (paired)', 'what it is', 'ran'], floor.rows);
+    console.log(`\n  floor over a plain spawn = server floor + layout: +${floor.total.toFixed(1)} ms (goal <= +10 ms); mounts inside: ${floor.mounts}`);
   } finally {
     await bashClient?.close().catch(() => undefined);
     rmSync(outside, { recursive: true, force: true });
   }
+}
+
+/**
+ * What no per-call sandbox can go below through this server (issue 25's bash goal): the server's
+ * own cost of a trivial call (`list` of the workspace: the MCP exchange, the session's policy,
+ * the stored record) and our bubblewrap command line by itself — the same layout as the server's
+ * (same workspace, home, OpenWork home and temp roots), wrapped here with `@openwork/sandbox`,
+ * spawned from this small process and released — each against a plain spawn of `bash -c true`.
+ * The mounts each sandbox holds are counted inside it, to show both layouts are the same.
+ */
+async function bashFloor(bashClient, bashTrue, workspace, outside, bashRounds, median) {
+  const sandbox = await import('../../../packages/sandbox/dist/index.js');
+  const home = join(outside, 'home');
+  const policy = sandbox.createSandboxPolicy({
+    workspaceRoots: [workspace],
+    homeDirectory: home,
+    openworkHome: join(home, '.openwork'),
+    tempRoots: [scratch, '/tmp'],
+  });
+  const backend = new sandbox.BubblewrapBackend();
+  const availability = await backend.selfCheck();
+  if (!availability.available) throw new Error(`bubblewrap is unavailable: ${availability.reason}`);
+  const plain = ['/bin/bash', '-c', 'true'];
+  const layoutOnce = async () => {
+    const begin = performance.now();
+    const wrapped = backend.wrap({ argv: plain, cwd: workspace }, policy);
+    try {
+      await timeSpawn(wrapped.argv, workspace);
+    } finally {
+      await wrapped.release();
+    }
+    return performance.now() - begin;
+  };
+  const listOnce = async () => {
+    const begin = performance.now();
+    const result = await bashClient.callTool({ name: 'list', arguments: { path: '.' } });
+    if (result.isError) throw new Error(`list: ${result.content.map((part) => part.text).join('\n')}`);
+    return performance.now() - begin;
+  };
+  const countMounts = 'wc -l < /proc/self/mountinfo';
+  const serverMounts = (await bashClient.callTool({ name: 'bash', arguments: { command: countMounts } })).content.map((part) => part.text).join('\n').trim().split('\n')[0];
+  const wrapped = backend.wrap({ argv: ['/bin/bash', '-c', countMounts], cwd: workspace }, policy);
+  let hereMounts;
+  try {
+    hereMounts = await new Promise((resolve, reject) => {
+      const child = spawn(wrapped.argv[0], wrapped.argv.slice(1), { cwd: workspace, stdio: ['ignore', 'pipe', 'ignore'] });
+      let text = '';
+      child.stdout.on('data', (chunk) => (text += chunk));
+      child.on('error', reject);
+      child.on('close', () => resolve(text.trim()));
+    });
+  } finally {
+    await wrapped.release();
+  }
+  for (let warm = 0; warm < 3; warm += 1) {
+    await listOnce();
+    await layoutOnce();
+  }
+  const series = { list: [], layout: [], plain: [], layoutMinus: [], bash: [] };
+  for (let round = 0; round < bashRounds; round += 1) {
+    const order = round % 2 === 0 ? ['list', 'layout', 'plain', 'bash'] : ['plain', 'bash', 'layout', 'list'];
+    const took = {};
+    for (const what of order) {
+      if (what === 'list') took.list = await listOnce();
+      else if (what === 'layout') took.layout = await layoutOnce();
+      else if (what === 'bash') took.bash = (await bashTrue()).elapsed;
+      else took.plain = await timeSpawn(plain, workspace);
+    }
+    series.list.push(took.list);
+    series.layout.push(took.layout);
+    series.plain.push(took.plain);
+    series.bash.push(took.bash);
+    series.layoutMinus.push(took.layout - took.plain);
+  }
+  const listFloor = median(series.list);
+  const layoutFloor = median(series.layoutMinus);
+  return {
+    rows: [
+      ['server floor: `list .` through the same openwork mcp', median(series.list).toFixed(1), '0', `+${listFloor.toFixed(1)} ms`, 'MCP exchange, session policy, stored record; no process', 'yes'],
+      ['layout: our bwrap command line, wrapped and released here', median(series.layout).toFixed(1), median(series.plain).toFixed(1), `+${layoutFloor.toFixed(1)} ms`, 'wrap, bwrap with our mounts, release; no server', 'yes'],
+      ['bash `true` through openwork mcp (same rounds)', median(series.bash).toFixed(1), median(series.plain).toFixed(1), `+${median(series.bash.map((took, round) => took - series.plain[round])).toFixed(1)} ms`, 'for comparison', 'yes'],
+    ],
+    total: listFloor + layoutFloor,
+    mounts: `${serverMounts} (server's sandbox), ${hereMounts} (here)`,
+  };
 }
