@@ -285,24 +285,24 @@ async function bashFloor(bashClient, bashTrue, workspace, outside, bashRounds, m
   };
   const countMounts = 'wc -l < /proc/self/mountinfo';
   const serverMounts = (await bashClient.callTool({ name: 'bash', arguments: { command: countMounts } })).content.map((part) => part.text).join('\n').trim().split('\n')[0];
-  const wrapped = backend.wrap({ argv: ['/bin/bash', '-c', countMounts], cwd: workspace }, policy);
+  const counting = backend.wrap({ argv: ['/bin/bash', '-c', countMounts], cwd: workspace }, policy);
   let hereMounts;
   try {
     hereMounts = await new Promise((resolve, reject) => {
-      const child = spawn(wrapped.argv[0], wrapped.argv.slice(1), { cwd: workspace, stdio: ['ignore', 'pipe', 'ignore'] });
+      const child = spawn(counting.argv[0], counting.argv.slice(1), { cwd: workspace, stdio: ['ignore', 'pipe', 'ignore'] });
       let text = '';
       child.stdout.on('data', (chunk) => (text += chunk));
       child.on('error', reject);
       child.on('close', () => resolve(text.trim()));
     });
   } finally {
-    await wrapped.release();
+    await counting.release();
   }
   for (let warm = 0; warm < 3; warm += 1) {
     await listOnce();
     await layoutOnce();
   }
-  const series = { list: [], layout: [], plain: [], layoutMinus: [], bash: [] };
+  const series = { list: [], layout: [], plain: [], layoutOverPlain: [], bash: [] };
   for (let round = 0; round < bashRounds; round += 1) {
     const order = round % 2 === 0 ? ['list', 'layout', 'plain', 'bash'] : ['plain', 'bash', 'layout', 'list'];
     const took = {};
@@ -316,10 +316,10 @@ async function bashFloor(bashClient, bashTrue, workspace, outside, bashRounds, m
     series.layout.push(took.layout);
     series.plain.push(took.plain);
     series.bash.push(took.bash);
-    series.layoutMinus.push(took.layout - took.plain);
+    series.layoutOverPlain.push(took.layout - took.plain);
   }
   const listFloor = median(series.list);
-  const layoutFloor = median(series.layoutMinus);
+  const layoutFloor = median(series.layoutOverPlain);
   return {
     rows: [
       ['server floor: `list .` through the same openwork mcp', median(series.list).toFixed(1), '0', `+${listFloor.toFixed(1)} ms`, 'MCP exchange, session policy, stored record; no process', 'yes'],
