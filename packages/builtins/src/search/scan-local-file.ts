@@ -65,48 +65,57 @@ function isTheCheckedFile(descriptor: number, nodePath: string | Buffer): boolea
  * opened); `'unchecked'`: the kernel cannot say (no `/proc`), so each file is checked as before.
  */
 type CheckedFolder = number | 'refused' | 'unchecked';
-let folder: { readonly path: string; readonly state: CheckedFolder } | undefined;
 
-function checkedFolder(path: string): CheckedFolder {
-  if (folder?.path === path) return folder.state;
-  closeCheckedFolder();
-  let state: CheckedFolder;
-  let descriptor: number | undefined;
+/**
+ * The folder kept open while consecutive files of it are read: one per batch of a search worker,
+ * closed at its end (`close`), so a folder read again later is opened and checked again. A
+ * `scanLocalFile` without one checks each file on its own.
+ */
+export class CheckedFolders {
+  #current: { readonly path: string; readonly state: CheckedFolder } | undefined;
+
+  /** The checked folder at `path` (the one already open, or opened and checked now). */
+  at(path: string): CheckedFolder {
+    if (this.#current?.path === path) return this.#current.state;
+    this.close();
+    const state = openAndCheckFolder(path);
+    this.#current = { path, state };
+    return state;
+  }
+
+  close(): void {
+    if (typeof this.#current?.state === 'number') closeSync(this.#current.state);
+    this.#current = undefined;
+  }
+}
+
+function openAndCheckFolder(path: string): CheckedFolder {
+  let descriptor: number;
   try {
     descriptor = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   } catch {
-    descriptor = undefined;
+    return 'refused';
   }
-  if (descriptor === undefined) state = 'refused';
-  else {
-    let target: string | undefined;
-    try {
-      target = readlinkSync(`/proc/self/fd/${descriptor}`);
-    } catch {
-      target = undefined;
-    }
-    state = target === undefined ? 'unchecked' : target === path ? descriptor : 'refused';
-    if (typeof state !== 'number') closeSync(descriptor);
+  let target: string | undefined;
+  try {
+    target = readlinkSync(`/proc/self/fd/${descriptor}`);
+  } catch {
+    target = undefined;
   }
-  folder = { path, state };
-  return state;
-}
-
-/** Closes the folder `scanLocalFile` keeps open between files of one folder (call after a batch). */
-export function closeCheckedFolder(): void {
-  if (typeof folder?.state === 'number') closeSync(folder.state);
-  folder = undefined;
+  if (target === path) return descriptor;
+  closeSync(descriptor);
+  return target === undefined ? 'unchecked' : 'refused';
 }
 
 /**
  * Opens the file the walk found at `path` (regular or not: the caller asks `fstat`), or
  * `undefined` when it cannot, or it is not the checked file.
  */
-function openCheckedFile(path: string): number | undefined {
+function openCheckedFile(path: string, folders: CheckedFolders | undefined): number | undefined {
   const nodePath = toNodePath(path);
   const slash = path.lastIndexOf('/');
-  if (hasProcFileDescriptors && typeof nodePath === 'string' && slash > 0) {
-    const parent = checkedFolder(path.slice(0, slash));
+  if (folders !== undefined && hasProcFileDescriptors && typeof nodePath === 'string' && slash > 0) {
+    const parent = folders.at(path.slice(0, slash));
     if (parent === 'refused') return undefined;
     if (parent !== 'unchecked') {
       try {
@@ -161,10 +170,11 @@ function readWhole(descriptor: number, size: number): Buffer {
  * large ones in chunks (after a probe for a line over 64 MiB when the file is larger than that).
  * With `stopsEarly` (files_with_matches, whose answer is known at the first match) a file larger
  * than the 64 KiB binary probe is read in chunks from the start, so the rest of it is never read
- * once `scan` has said it wants no more.
+ * once `scan` has said it wants no more. With `folders`, the file's folder is checked once for
+ * the consecutive files of it (`CheckedFolders`); without, the file itself is checked.
  */
-export function scanLocalFile(path: string, scan: (region: Buffer, last: boolean) => boolean, stopsEarly = false): FileOutcome {
-  const descriptor = openCheckedFile(path);
+export function scanLocalFile(path: string, scan: (region: Buffer, last: boolean) => boolean, stopsEarly = false, folders?: CheckedFolders): FileOutcome {
+  const descriptor = openCheckedFile(path, folders);
   if (descriptor === undefined) return 'unreadable';
   try {
     const stats = fstatSync(descriptor);

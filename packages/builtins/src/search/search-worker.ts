@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { fileMtime } from './file-mtime.js';
 import { FileScan, type GrepOutputMode, type ListOutput } from './file-scan.js';
 import { LineMatcher } from './line-matcher.js';
-import { closeCheckedFolder, scanLocalFile } from './scan-local-file.js';
+import { CheckedFolders, scanLocalFile } from './scan-local-file.js';
 import { GREP_MAX_LINES_PER_FILE } from './search-limits.js';
 import {
   BATCH_SEPARATOR,
@@ -137,7 +137,7 @@ class BatchReport implements ListOutput {
   }
 }
 
-function searchFile(search: Search, seq: number, path: string, displayPath: string, report: BatchReport): void {
+function searchFile(search: Search, seq: number, path: string, displayPath: string, report: BatchReport, folders: CheckedFolders): void {
   report.begin(seq);
   const scan = new FileScan({
     mode: search.mode,
@@ -147,7 +147,7 @@ function searchFile(search: Search, seq: number, path: string, displayPath: stri
     listPrefix: `${displayPath}:`,
     list: report,
   });
-  const outcome = scanLocalFile(path, (region, last) => scan.region(region, last), search.mode === 'files_with_matches');
+  const outcome = scanLocalFile(path, (region, last) => scan.region(region, last), search.mode === 'files_with_matches', folders);
   const result = scan.finish();
   const count = outcome === 'searched' ? result.count : 0;
   if (count === 0 && !result.stopped && !report.hasList()) return report.add(undefined);
@@ -176,15 +176,16 @@ function handle(message: ToSearchWorker): void {
         const report = new BatchReport(search, message.searchId, message.batch);
         const paths = message.paths.split(BATCH_SEPARATOR);
         const displayPaths = search.mode === 'content' ? message.displayPaths.split(BATCH_SEPARATOR) : undefined;
+        // No descriptor is kept between batches: a folder read later is opened and checked again.
+        const folders = new CheckedFolders();
         try {
           for (let index = 0; index < paths.length; index += 1) {
             // §7.6: the limit and cancellation are checked per file; files not started are not reported.
             if (stopRequested(search)) break;
-            searchFile(search, message.firstSeq + index, paths[index]!, displayPaths?.[index] ?? '', report);
+            searchFile(search, message.firstSeq + index, paths[index]!, displayPaths?.[index] ?? '', report, folders);
           }
         } finally {
-          // No descriptor is kept between batches: a folder read later is opened and checked again.
-          closeCheckedFolder();
+          folders.close();
         }
         report.flush();
       }
