@@ -2,14 +2,24 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
-import type { LandlockScopeProgram } from './landlock-scope-program.js';
+
+/** A hand-assembled helper executable: its bytes and their SHA-256 (in hex). */
+export interface HelperProgram {
+  readonly bytes: Buffer;
+  readonly sha256: string;
+}
 
 /** The helper's file mode: executable and readable by all (bwrap runs it as the user), writable by nobody. */
 const helperMode = 0o555;
 
 /** Where the helper of `program` lives: in the OpenWork home (tier 1: no tool or sandboxed command writes there). */
-export function landlockScopeHelperPath(openworkHome: string, program: LandlockScopeProgram): string {
-  return path.posix.join(openworkHome, 'helpers', `landlock-scope-${program.sha256.slice(0, 16)}`);
+export function landlockScopeHelperPath(openworkHome: string, program: HelperProgram): string {
+  return helperPath(openworkHome, 'landlock-scope', program);
+}
+
+/** Where a helper lives: `<openworkHome>/helpers/<name>-<first 16 digits of its SHA-256>`. */
+export function helperPath(openworkHome: string, name: string, program: HelperProgram): string {
+  return path.posix.join(openworkHome, 'helpers', `${name}-${program.sha256.slice(0, 16)}`);
 }
 
 function errorCode(error: unknown): string {
@@ -17,7 +27,7 @@ function errorCode(error: unknown): string {
 }
 
 /** Why the file at `file` is not the helper, or undefined when it is: one open, one fstat, one read. */
-function mismatch(file: string, program: LandlockScopeProgram): string | undefined {
+function mismatch(file: string, program: HelperProgram): string | undefined {
   let descriptor: number;
   try {
     // O_NOFOLLOW: a link planted at the name is refused, not followed; O_NONBLOCK: a FIFO cannot hang us.
@@ -57,7 +67,7 @@ function prepareFolder(folder: string): void {
 }
 
 /** A fresh copy beside `file`, moved over it in one rename (another process sees the old file or the new one). */
-function writeHelper(file: string, program: LandlockScopeProgram): void {
+function writeHelper(file: string, program: HelperProgram): void {
   const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     const descriptor = fs.openSync(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
@@ -74,17 +84,18 @@ function writeHelper(file: string, program: LandlockScopeProgram): void {
 }
 
 /**
- * Make sure `file` holds exactly the helper before a sandbox runs it (architecture §3.7): a
- * regular file of ours, mode 0555, one name, byte for byte the program, in a folder only we can
- * write. Checked before every use — anything else there (missing, replaced, corrupted, a link, a hard link to another file) is
- * replaced by a fresh copy and checked again. Throws `SandboxUnavailableError` (fail closed: no
+ * Make sure `file` holds exactly the helper `program` before a sandbox runs it (architecture
+ * §3.7): a regular file of ours, mode 0555, one name, byte for byte the program, in a folder only
+ * we can write. Checked before every use — anything else there (missing, replaced, corrupted, a
+ * link, a hard link to another file) is replaced by a fresh copy and checked again. `what` names
+ * the helper in messages ("the Landlock helper"). Throws `SandboxUnavailableError` (fail closed: no
  * command runs unconfined) when the file cannot be made right, saying what was wrong and what to do.
  */
-export function installLandlockScopeHelper(file: string, program: LandlockScopeProgram): void {
+export function installHelper(file: string, program: HelperProgram, what: string): void {
   const folder = path.posix.dirname(file);
   const untrusted = folderProblem(folder);
   if (untrusted !== undefined) {
-    throw new SandboxUnavailableError(`the Landlock helper's folder cannot be trusted: ${untrusted}. Make it a folder of yours that only you can write (chmod 700 ${folder}), or remove it, then try again.`);
+    throw new SandboxUnavailableError(`${what}'s folder cannot be trusted: ${untrusted}. Make it a folder of yours that only you can write (chmod 700 ${folder}), or remove it, then try again.`);
   }
   const problem = mismatch(file, program);
   if (problem === undefined) return;
@@ -93,11 +104,16 @@ export function installLandlockScopeHelper(file: string, program: LandlockScopeP
     writeHelper(file, program);
   } catch (error) {
     throw new SandboxUnavailableError(
-      `the Landlock helper at ${file} ${problem}, and a fresh copy could not be written there (${error instanceof Error ? error.message : String(error)}). Remove ${file}, then try again.`,
+      `${what} at ${file} ${problem}, and a fresh copy could not be written there (${error instanceof Error ? error.message : String(error)}). Remove ${file}, then try again.`,
     );
   }
   const after = mismatch(file, program);
   if (after !== undefined) {
-    throw new SandboxUnavailableError(`the Landlock helper at ${file} ${after} right after it was written: another process is changing it. Find and stop that process, then try again.`);
+    throw new SandboxUnavailableError(`${what} at ${file} ${after} right after it was written: another process is changing it. Find and stop that process, then try again.`);
   }
+}
+
+/** `installHelper` for the Landlock scope helper. */
+export function installLandlockScopeHelper(file: string, program: HelperProgram): void {
+  installHelper(file, program, 'the Landlock helper');
 }
