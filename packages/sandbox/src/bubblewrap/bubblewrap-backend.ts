@@ -14,6 +14,7 @@ import { scopedCommand } from '../landlock/scoped-command.js';
 import { MountPointLedger, mountPointLedgerFor } from './mount-point-ledger.js';
 import { runBubblewrapSelfCheck } from './run-bubblewrap-self-check.js';
 import { wrapWithBubblewrap } from './wrap-with-bubblewrap.js';
+import { wrapStaged } from '../staging/wrap-staged.js';
 
 export interface BubblewrapBackendOptions {
   /**
@@ -36,6 +37,12 @@ export interface BubblewrapBackendOptions {
    * a tool needs one).
    */
   readonly landlockScope?: boolean;
+  /**
+   * Staged writes (architecture §3.10): each writable folder is an overlay inside the sandbox and
+   * what the command wrote reaches the host only after `release()` judged every path by rule.
+   * Default `true`; `false` renders the mount-per-protected-name layout (for comparison runs).
+   */
+  readonly stagedWrites?: boolean;
 }
 
 /**
@@ -49,6 +56,7 @@ export class BubblewrapBackend implements SandboxBackend {
   readonly bwrapPath: string;
   readonly registryDirectory: string | undefined;
   readonly #landlockScope: boolean;
+  readonly #stagedWrites: boolean;
   #unavailableReason: string | undefined;
 
   constructor(options: BubblewrapBackendOptions = {}) {
@@ -63,6 +71,7 @@ export class BubblewrapBackend implements SandboxBackend {
     }
     this.registryDirectory = registry;
     this.#landlockScope = options.landlockScope ?? true;
+    this.#stagedWrites = options.stagedWrites ?? true;
   }
 
   /**
@@ -93,6 +102,11 @@ export class BubblewrapBackend implements SandboxBackend {
     // §3.7: the helper is checked byte for byte right before bwrap is told to run it.
     const scope = this.landlockScope(policy.openworkHome);
     const confined = scope.scoped ? scopedCommand(scope.helperPath, command) : command;
+    // Architecture §3.10: every write judged by rule before it reaches the host (all modes but
+    // full-access, whose writable root `/` cannot be one overlay).
+    if (this.#stagedWrites && !layout.writable.some((entry) => entry.path === '/')) {
+      return wrapStaged(this.bwrapPath, confined, policy, layout);
+    }
     if (this.registryDirectory === undefined) {
       return withGitAudit(wrapWithBubblewrap(this.bwrapPath, confined, layout, mountPointLedgerFor(defaultRegistryDirectory(policy.openworkHome))), policy);
     }

@@ -9,6 +9,7 @@ import type { ListingLine } from '../landlock/assemble-listing.js';
 export const STAGE_UNSHARE_FAILED_MESSAGE = 'openwork sandbox: could not make a mount namespace for the staged writable roots (unshare failed';
 export const STAGE_MOUNT_FAILED_MESSAGE = 'openwork sandbox: could not mount the staged writable roots (mount failed';
 export const STAGE_CAPABILITIES_FAILED_MESSAGE = 'openwork sandbox: could not drop every capability before the command (prctl or capset failed';
+export const STAGE_CHDIR_FAILED_MESSAGE = 'openwork sandbox: could not enter the working folder through the staged writable roots (chdir failed';
 export const STAGE_EXEC_FAILED_MESSAGE = 'openwork sandbox: the command could not be started (execve failed';
 export const STAGE_ARGUMENTS_MALFORMED_MESSAGE = 'openwork sandbox: the staged-writes helper got malformed arguments (an unknown operation or a missing operand';
 /** Before the path a failure names: the mount's target, or the program execve could not start. */
@@ -66,6 +67,8 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: '4c 8d 74 dc 08', assembly: 'lea r14, [rsp + rbx*8 + 8]', comment: 'r14 = &argv[argc] (NULL); the environment follows it' },
   { bytes: '4c 8b 6c 24 10', assembly: 'mov r13, [rsp + 16]', comment: 'r13 = argv[1]: the operations, one letter each' },
   { bytes: '4c 8d 64 24 18', assembly: 'lea r12, [rsp + 24]', comment: 'r12 = &argv[2]: the next operand' },
+  { bytes: '66 41 83 7d 00 3f', assembly: 'cmp word ptr [r13], 0x3f', comment: 'argv[1] is "?":' },
+  { bytes: '0f 84', relative: { target: 'opaqueQuery', size: 4 }, assembly: 'je opaqueQuery', comment: '  the opaque-folder query, no mounts' },
   { bytes: '45 31 ff', assembly: 'xor r15d, r15d', comment: 'r15 = the path a failure names (none yet)' },
   { bytes: 'b8 10 01 00 00', assembly: 'mov eax, 272', comment: 'unshare(' },
   { bytes: 'bf 00 00 02 00', assembly: 'mov edi, 0x20000', comment: '  CLONE_NEWNS): a mount namespace our user namespace owns' },
@@ -88,6 +91,8 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: '74', relative: { target: 'nullDevice', size: 1 }, assembly: 'je nullDevice' },
   { bytes: '83 f8 42', assembly: 'cmp eax, 0x42', comment: "'B'" },
   { bytes: '74', relative: { target: 'bind', size: 1 }, assembly: 'je bind' },
+  { bytes: '83 f8 43', assembly: 'cmp eax, 0x43', comment: "'C'" },
+  { bytes: '0f 84', relative: { target: 'chdirOp', size: 4 }, assembly: 'je chdirOp' },
   { bytes: 'e9', relative: { target: 'malformed', size: 4 }, assembly: 'jmp malformed', comment: 'an unknown letter: fail' },
 
   { label: 'overlay', bytes: '4d 8b 44 24 08', assembly: 'mov r8, [r12 + 8]', comment: 'mount("overlay", target, "overlay", 0, options)' },
@@ -117,7 +122,7 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: '49 83 c4 10', assembly: 'add r12, 16', comment: 'two operands used' },
 
   { label: 'bindIt', bytes: '31 d2', assembly: 'xor edx, edx', comment: '  type NULL,' },
-  { bytes: '41 ba 00 10 00 00', assembly: 'mov r10d, 4096', comment: '  MS_BIND,' },
+  { bytes: '41 ba 00 50 00 00', assembly: 'mov r10d, 0x5000', comment: '  MS_BIND | MS_REC (a mask prepared with mounts inside it comes whole),' },
   { bytes: '45 31 c0', assembly: 'xor r8d, r8d', comment: '  data NULL' },
 
   { label: 'mountIt', bytes: '49 89 f7', assembly: 'mov r15, rsi', comment: 'a failure names the target' },
@@ -247,6 +252,49 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: '31 ff', assembly: 'xor edi, edi', comment: '  0): the helper runs' },
   { bytes: '0f 05', assembly: 'syscall' },
 
+  { label: 'chdirOp', bytes: '48 89 f7', assembly: 'mov rdi, rsi', comment: 'chdir(folder): enter the working folder again, now through the overlays' },
+  { bytes: '49 89 f7', assembly: 'mov r15, rsi', comment: 'a failure names the folder' },
+  { bytes: '49 83 c4 08', assembly: 'add r12, 8', comment: 'one operand used' },
+  { bytes: 'b8 50 00 00 00', assembly: 'mov eax, 80' },
+  { bytes: '0f 05', assembly: 'syscall' },
+  { bytes: '48 85 c0', assembly: 'test rax, rax' },
+  { bytes: '75', relative: { target: 'chdirFailed', size: 1 }, assembly: 'jne chdirFailed' },
+  { bytes: 'e9', relative: { target: 'nextOp', size: 4 }, assembly: 'jmp nextOp' },
+  { label: 'chdirFailed', bytes: '48 8d 35', relative: { target: 'chdirFailedText', size: 4 }, assembly: 'lea rsi, [rip + chdirFailedText]' },
+  { bytes: `ba ${imm32(STAGE_CHDIR_FAILED_MESSAGE.length)}`, assembly: `mov edx, ${STAGE_CHDIR_FAILED_MESSAGE.length}` },
+  { bytes: 'e9', relative: { target: 'fail', size: 4 }, assembly: 'jmp fail' },
+
+  { label: 'opaqueQuery', bytes: '4d 39 f4', assembly: 'cmp r12, r14', comment: 'for each folder argv[2..]:' },
+  { bytes: '73', relative: { target: 'queryDone', size: 1 }, assembly: 'jae queryDone' },
+  { bytes: '49 8b 3c 24', assembly: 'mov rdi, [r12]', comment: 'lgetxattr(folder,' },
+  { bytes: '48 8d 35', relative: { target: 'opaqueName', size: 4 }, assembly: 'lea rsi, [rip + opaqueName]', comment: '  "user.overlay.opaque",' },
+  { bytes: '48 8d 54 24 f0', assembly: 'lea rdx, [rsp - 16]', comment: '  a byte below the stack (no call is made, nothing else uses it),' },
+  { bytes: '41 ba 01 00 00 00', assembly: 'mov r10d, 1', comment: '  1)' },
+  { bytes: 'b8 c0 00 00 00', assembly: 'mov eax, 192' },
+  { bytes: '0f 05', assembly: 'syscall' },
+  { bytes: 'c6 44 24 f8 6e', assembly: 'mov byte ptr [rsp - 8], 0x6e', comment: "answer 'n'" },
+  { bytes: '48 83 f8 01', assembly: 'cmp rax, 1' },
+  { bytes: '75', relative: { target: 'queryWrite', size: 1 }, assembly: 'jne queryWrite', comment: 'no such attribute (or not one byte): not opaque' },
+  { bytes: '80 7c 24 f0 79', assembly: 'cmp byte ptr [rsp - 16], 0x79' },
+  { bytes: '75', relative: { target: 'queryWrite', size: 1 }, assembly: 'jne queryWrite' },
+  { bytes: 'c6 44 24 f8 79', assembly: 'mov byte ptr [rsp - 8], 0x79', comment: "answer 'y': opaque" },
+  { label: 'queryWrite', bytes: 'b8 01 00 00 00', assembly: 'mov eax, 1', comment: 'write(stdout, the answer, 1)' },
+  { bytes: 'bf 01 00 00 00', assembly: 'mov edi, 1' },
+  { bytes: '48 8d 74 24 f8', assembly: 'lea rsi, [rsp - 8]' },
+  { bytes: 'ba 01 00 00 00', assembly: 'mov edx, 1' },
+  { bytes: '0f 05', assembly: 'syscall' },
+  { bytes: '48 83 f8 01', assembly: 'cmp rax, 1' },
+  { bytes: '75', relative: { target: 'queryFailed', size: 1 }, assembly: 'jne queryFailed', comment: 'an answer not written: exit 1' },
+  { bytes: '49 83 c4 08', assembly: 'add r12, 8' },
+  { bytes: 'eb', relative: { target: 'opaqueQuery', size: 1 }, assembly: 'jmp opaqueQuery' },
+  { label: 'queryDone', bytes: '31 ff', assembly: 'xor edi, edi', comment: 'exit_group(0)' },
+  { bytes: 'b8 e7 00 00 00', assembly: 'mov eax, 231' },
+  { bytes: '0f 05', assembly: 'syscall' },
+  { label: 'queryFailed', bytes: 'bf 01 00 00 00', assembly: 'mov edi, 1', comment: 'exit_group(1)' },
+  { bytes: 'b8 e7 00 00 00', assembly: 'mov eax, 231' },
+  { bytes: '0f 05', assembly: 'syscall' },
+
+  { label: 'opaqueName', bytes: `${asciiBytes('user.overlay.opaque')} 00`, assembly: '.asciz "user.overlay.opaque"', comment: "overlayfs' mark of an opaque folder (with userxattr)" },
   { label: 'overlayName', bytes: `${asciiBytes('overlay')} 00`, assembly: '.asciz "overlay"', comment: 'the source and file system type of an overlay' },
 
   { label: 'tmpfsName', bytes: `${asciiBytes('tmpfs')} 00`, assembly: '.asciz "tmpfs"' },
@@ -269,6 +317,7 @@ export const stageMountListing: readonly ListingLine[] = [
 
   { label: 'malformedText', bytes: asciiBytes(STAGE_ARGUMENTS_MALFORMED_MESSAGE), assembly: `.ascii ${JSON.stringify(STAGE_ARGUMENTS_MALFORMED_MESSAGE)}` },
 
+  { label: 'chdirFailedText', bytes: asciiBytes(STAGE_CHDIR_FAILED_MESSAGE), assembly: `.ascii ${JSON.stringify(STAGE_CHDIR_FAILED_MESSAGE)}` },
   { label: 'atText', bytes: asciiBytes(AT_TEXT), assembly: `.ascii ${JSON.stringify(AT_TEXT)}` },
 
   { label: 'errnoText', bytes: asciiBytes(ERRNO_TEXT), assembly: `.ascii ${JSON.stringify(ERRNO_TEXT)}` },

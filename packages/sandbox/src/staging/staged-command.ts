@@ -12,8 +12,10 @@ export type StageMount =
   | { readonly kind: 'readonly-empty'; readonly target: string }
   /** /dev/null over `target`: masks a credential file or a host socket. */
   | { readonly kind: 'null-device'; readonly target: string }
-  /** `source` bound over `target`: re-exposes an allowed socket. */
-  | { readonly kind: 'bind'; readonly source: string; readonly target: string };
+  /** `source` bound over `target` with the mounts inside it: re-exposes an allowed socket, places a mask prepared elsewhere. */
+  | { readonly kind: 'bind'; readonly source: string; readonly target: string }
+  /** Not a mount: enter `target` as the working folder (again, through the overlays made before). */
+  | { readonly kind: 'chdir'; readonly target: string };
 
 /** Characters overlayfs' option parser reads as syntax: `,` between options, `:` between lower layers, `\` escapes, `=` between a key and its value. */
 const overlayOptionSyntax = /[,:\\=]/;
@@ -49,6 +51,8 @@ function operation(mount: StageMount): [string, ...string[]] {
       return ['N', checkedPath(mount, 'target', mount.target)];
     case 'bind':
       return ['B', checkedPath(mount, 'source', mount.source), checkedPath(mount, 'target', mount.target)];
+    case 'chdir':
+      return ['C', checkedPath(mount, 'target', mount.target)];
     default:
       throw new SandboxConfigurationError(`unknown staged mount kind ${JSON.stringify((mount as { kind?: unknown }).kind)}`);
   }

@@ -1,0 +1,360 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import type { AccessDecision } from '../policy/access-decision.js';
+import { checkAccess } from '../policy/check-access.js';
+import type { SandboxPolicy } from '../policy/sandbox-policy.js';
+import { HostDirectory } from './host-directory.js';
+import type { StagedApplyReport, StagedChange, StagedEntryType, StagedRefusal, StagedRoot, StagedSkip } from './staged-writes.js';
+
+/** Judges one host path a staged change would write (create, replace, remove). */
+export type StagedWriteJudge = (path: string, operation: StagedRefusal['operation'], staged: string | undefined) => AccessDecision;
+
+export interface ApplyStagedWritesOptions {
+  /**
+   * Which of these upper-layer folders are opaque (the command removed the folder and made it
+   * anew, so nothing of the host's folder shows through): their host entries that the upper layer
+   * lacks are deleted. Asked once per root with every folder of its upper layer. Default: none
+   * (see `readOverlayOpaque`).
+   */
+  readonly opaqueFolders?: (upperFolders: readonly string[]) => ReadonlySet<string>;
+  /** Changes listed with their details (the rest are counted): default 1,000. */
+  readonly maxRecordedChanges?: number;
+  /** Files up to this size have their bytes recorded (before and after) for undo: default 1 MiB. */
+  readonly maxRecordedFileBytes?: number;
+  /** The judge; default `checkAccess(policy, path, 'write', 'process', { tool: 'bash' })`. */
+  readonly judge?: StagedWriteJudge;
+}
+
+const MIB = 1024 * 1024;
+
+/** Permission bits the host gets: no set-user-ID or set-group-ID bit from a sandboxed command. */
+function hostMode(mode: number): number {
+  return mode & 0o1777;
+}
+
+function typeOf(stats: fs.Stats): StagedEntryType | undefined {
+  if (stats.isFile()) return 'file';
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isSymbolicLink()) return 'symlink';
+  return undefined;
+}
+
+function isWhiteout(stats: fs.Stats): boolean {
+  return stats.isCharacterDevice() && stats.rdev === 0;
+}
+
+function sameBytes(a: string, b: string, size: number): boolean {
+  if (size === 0) return true;
+  const chunk = Math.min(size, MIB);
+  const left = Buffer.allocUnsafe(chunk);
+  const right = Buffer.allocUnsafe(chunk);
+  const fa = fs.openSync(a, 'r');
+  try {
+    const fb = fs.openSync(b, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    try {
+      for (let offset = 0; offset < size; offset += chunk) {
+        const length = Math.min(chunk, size - offset);
+        if (fs.readSync(fa, left, 0, length, offset) !== length || fs.readSync(fb, right, 0, length, offset) !== length) return false;
+        if (!left.subarray(0, length).equals(right.subarray(0, length))) return false;
+      }
+      return true;
+    } finally {
+      fs.closeSync(fb);
+    }
+  } finally {
+    fs.closeSync(fa);
+  }
+}
+
+/** Counts the entries below an upper-layer folder (what a refused new folder carried). */
+function countBelow(folder: string): number {
+  let count = 0;
+  for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+    count += 1;
+    if (entry.isDirectory()) count += countBelow(`${folder}/${entry.name}`);
+  }
+  return count;
+}
+
+/**
+ * Applies what one sandboxed command wrote (architecture §3.10, staged writes): the upper layer of
+ * each overlaid root holds exactly the entries the command created, changed or removed (a removal
+ * is a whiteout: a character device 0/0). Every host path a change would touch is judged first —
+ * by default with the very `checkAccess(policy, path, 'write', 'process')` the file tools use, so
+ * git's hooks and config, `.envrc`, editor task files and tier 1 are refused at any depth — and only
+ * allowed changes reach the host, through folders opened without following links (a folder swapped
+ * for a link meanwhile is never written through). A file moves from the upper layer by `rename`
+ * where both are on one file system, else it is copied beside its target and renamed over it.
+ * Unchanged copies (a file opened for writing and left as it was, `touch` of the same mode) are
+ * not changes. Refused changes are listed with the judge's text; nothing of them is applied.
+ * Synchronous: it runs once the command's processes are gone.
+ */
+export function applyStagedWrites(policy: SandboxPolicy, roots: readonly StagedRoot[], options: ApplyStagedWritesOptions = {}): StagedApplyReport {
+  const judge: StagedWriteJudge = options.judge ?? ((path) => checkAccess(policy, path, 'write', 'process', { tool: 'bash' }));
+  const run = new StagedApply(judge, options);
+  for (const root of roots) run.applyRoot(root);
+  return run.report();
+}
+
+class StagedApply {
+  readonly #judge: StagedWriteJudge;
+  readonly #opaqueFolders: (upperFolders: readonly string[]) => ReadonlySet<string>;
+  #opaque: ReadonlySet<string> = new Set();
+  readonly #maxRecorded: number;
+  readonly #maxFileBytes: number;
+  readonly #changes: StagedChange[] = [];
+  readonly #refused: StagedRefusal[] = [];
+  readonly #skipped: StagedSkip[] = [];
+  readonly #counts = { created: 0, modified: 0, deleted: 0 };
+  /** Hard links made inside the upper layer: the first host path each upper inode was applied to. */
+  readonly #linked = new Map<string, string>();
+
+  constructor(judge: StagedWriteJudge, options: ApplyStagedWritesOptions) {
+    this.#judge = judge;
+    this.#opaqueFolders = options.opaqueFolders ?? (() => new Set());
+    this.#maxRecorded = options.maxRecordedChanges ?? 1000;
+    this.#maxFileBytes = options.maxRecordedFileBytes ?? MIB;
+  }
+
+  report(): StagedApplyReport {
+    const total = this.#counts.created + this.#counts.modified + this.#counts.deleted;
+    return { changes: this.#changes, refused: this.#refused, skipped: this.#skipped, counts: { ...this.#counts }, complete: total <= this.#changes.length };
+  }
+
+  applyRoot(root: StagedRoot): void {
+    let names: string[];
+    try {
+      names = fs.readdirSync(root.upper);
+    } catch {
+      return; // nothing staged below this root
+    }
+    if (names.length === 0) return;
+    const host = HostDirectory.openRoot(root.target);
+    if (host === undefined) {
+      this.#skipped.push({ path: root.target, reason: 'the folder is no longer there on the host, so nothing written below it was applied' });
+      return;
+    }
+    try {
+      const folders: string[] = [];
+      const collect = (folder: string): void => {
+        for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+          if (!entry.isDirectory()) continue;
+          folders.push(`${folder}/${entry.name}`);
+          collect(`${folder}/${entry.name}`);
+        }
+      };
+      collect(root.upper);
+      this.#opaque = folders.length === 0 ? new Set() : this.#opaqueFolders(folders);
+      this.#applyFolder(root.upper, host, false);
+    } finally {
+      host.close();
+    }
+  }
+
+  #recording(): boolean {
+    return this.#changes.length < this.#maxRecorded;
+  }
+
+  #record(change: StagedChange): void {
+    this.#counts[change.kind] += 1;
+    if (this.#recording()) this.#changes.push(change);
+  }
+
+  #allowed(path: string, operation: StagedRefusal['operation'], staged: string | undefined, entriesBelow?: number): boolean {
+    const decision = this.#judge(path, operation, staged);
+    if (decision.allowed) return true;
+    this.#refused.push({
+      path,
+      operation,
+      message: decision.message,
+      ...(decision.suggestedGrant === undefined ? {} : { suggestedGrant: decision.suggestedGrant }),
+      ...(entriesBelow === undefined || entriesBelow === 0 ? {} : { entriesBelow }),
+    });
+    return false;
+  }
+
+  #readRecorded(path: string, size: number): Buffer | undefined {
+    if (!this.#recording() || size > this.#maxFileBytes) return undefined;
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+      return fs.readFileSync(fd);
+    } catch {
+      return undefined;
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  }
+
+  #applyFolder(upper: string, host: HostDirectory, opaque: boolean): void {
+    const names = fs.readdirSync(upper).sort();
+    if (opaque) {
+      const staged = new Set(names);
+      for (const name of host.names().sort()) if (!staged.has(name)) this.#delete(host, name);
+    }
+    for (const name of names) {
+      const staged = `${upper}/${name}`;
+      const stats = fs.lstatSync(staged);
+      if (isWhiteout(stats)) {
+        if (host.lstat(name) !== undefined) this.#delete(host, name);
+        continue;
+      }
+      const type = typeOf(stats);
+      if (type === undefined) {
+        this.#skipped.push({ path: host.childPath(name), reason: 'a FIFO, socket or device made by the command is not applied to the host' });
+        continue;
+      }
+      if (type === 'directory') this.#applyDirectory(staged, stats, host, name);
+      else if (type === 'file') this.#applyFile(staged, stats, host, name);
+      else this.#applySymlink(staged, host, name);
+    }
+  }
+
+  #applyDirectory(staged: string, stats: fs.Stats, host: HostDirectory, name: string): void {
+    const path = host.childPath(name);
+    let existing = host.lstat(name);
+    if (existing !== undefined && !existing.isDirectory()) {
+      if (!this.#delete(host, name)) return;
+      existing = undefined;
+    }
+    if (existing === undefined) {
+      if (!this.#allowed(path, 'create', staged, countBelow(staged))) return;
+      fs.mkdirSync(host.entry(name), { mode: hostMode(stats.mode) & 0o777 });
+      this.#record({ path, kind: 'created', type: 'directory', mode: hostMode(stats.mode) });
+    }
+    const child = host.openChild(name);
+    if (child === undefined) {
+      this.#skipped.push({ path, reason: 'the folder changed on the host while the changes were applied' });
+      return;
+    }
+    try {
+      if (existing === undefined) child.chmodSelf(hostMode(stats.mode));
+      else if (hostMode(existing.mode) !== hostMode(stats.mode) && this.#allowed(path, 'modify', staged)) {
+        child.chmodSelf(hostMode(stats.mode));
+        this.#record({ path, kind: 'modified', type: 'directory', mode: hostMode(stats.mode) });
+      }
+      this.#applyFolder(staged, child, existing !== undefined && this.#opaque.has(staged));
+    } finally {
+      child.close();
+    }
+  }
+
+  #applyFile(staged: string, stats: fs.Stats, host: HostDirectory, name: string): void {
+    const path = host.childPath(name);
+    let existing = host.lstat(name);
+    const mode = hostMode(stats.mode);
+    if (existing?.isFile() === true && existing.size === stats.size && hostMode(existing.mode) === mode && existing.nlink === 1 && stats.nlink === 1) {
+      if (sameBytes(staged, host.entry(name), stats.size)) return; // copied up, not changed
+    }
+    if (!this.#allowed(path, existing === undefined ? 'create' : 'modify', staged)) return;
+    if (existing !== undefined && !existing.isFile() && !existing.isSymbolicLink()) {
+      if (!this.#delete(host, name)) return;
+      existing = undefined;
+    }
+    const before = existing?.isFile() === true ? this.#readRecorded(host.entry(name), existing.size) : undefined;
+    const after = this.#readRecorded(staged, stats.size);
+    const key = `${stats.dev}:${stats.ino}`;
+    const linkedTo = stats.nlink > 1 ? this.#linked.get(key) : undefined;
+    if (linkedTo !== undefined) {
+      // A hard link the command made between two staged names: linked again on the host.
+      const temporary = this.#temporaryName(host, name);
+      fs.linkSync(linkedTo, host.entry(temporary));
+      fs.renameSync(host.entry(temporary), host.entry(name));
+    } else {
+      fs.chmodSync(staged, mode);
+      this.#moveInto(staged, stats, host, name);
+      if (stats.nlink > 1) this.#linked.set(key, path);
+    }
+    this.#record({
+      path,
+      kind: existing === undefined ? 'created' : 'modified',
+      type: 'file',
+      mode,
+      size: stats.size,
+      ...(after !== undefined && (existing === undefined || before !== undefined) ? { after, before: before ?? null } : {}),
+    });
+  }
+
+  /** Moves a staged file over `name`: a rename on one file system, else a copy beside it renamed over it. */
+  #moveInto(staged: string, stats: fs.Stats, host: HostDirectory, name: string): void {
+    try {
+      fs.renameSync(staged, host.entry(name));
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    }
+    const temporary = this.#temporaryName(host, name);
+    try {
+      fs.copyFileSync(staged, host.entry(temporary), fs.constants.COPYFILE_EXCL);
+      fs.chmodSync(host.entry(temporary), hostMode(stats.mode));
+      fs.utimesSync(host.entry(temporary), stats.atime, stats.mtime);
+      fs.renameSync(host.entry(temporary), host.entry(name));
+    } catch (error) {
+      fs.rmSync(host.entry(temporary), { force: true });
+      throw error;
+    }
+  }
+
+  #temporaryName(host: HostDirectory, name: string): string {
+    for (;;) {
+      const candidate = `.${name.slice(0, 200)}.openwork-${randomBytes(6).toString('hex')}`;
+      if (host.lstat(candidate) === undefined) return candidate;
+    }
+  }
+
+  #applySymlink(staged: string, host: HostDirectory, name: string): void {
+    const path = host.childPath(name);
+    const target = fs.readlinkSync(staged);
+    let existing = host.lstat(name);
+    if (existing?.isSymbolicLink() === true && fs.readlinkSync(host.entry(name)) === target) return;
+    if (!this.#allowed(path, existing === undefined ? 'create' : 'modify', staged)) return;
+    if (existing?.isDirectory() === true) {
+      if (!this.#delete(host, name)) return;
+      existing = undefined;
+    }
+    const temporary = this.#temporaryName(host, name);
+    fs.symlinkSync(target, host.entry(temporary));
+    fs.renameSync(host.entry(temporary), host.entry(name));
+    this.#record({ path, kind: existing === undefined ? 'created' : 'modified', type: 'symlink', linkTarget: target });
+  }
+
+  /**
+   * Removes `name` from the host, judged entry by entry (a folder's contents first): what the rules
+   * keep stays, with the folders that hold it. True when it is gone.
+   */
+  #delete(host: HostDirectory, name: string): boolean {
+    const path = host.childPath(name);
+    const existing = host.lstat(name);
+    if (existing === undefined) return true;
+    if (existing.isDirectory()) {
+      const child = host.openChild(name);
+      if (child === undefined) return false;
+      let all = true;
+      try {
+        for (const entry of child.names().sort()) all = this.#delete(child, entry) && all;
+      } finally {
+        child.close();
+      }
+      if (!all || !this.#allowed(path, 'delete', undefined)) return false;
+      fs.rmdirSync(host.entry(name));
+      this.#record({ path, kind: 'deleted', type: 'directory', mode: hostMode(existing.mode) });
+      return true;
+    }
+    if (!this.#allowed(path, 'delete', undefined)) return false;
+    const type = typeOf(existing);
+    const before = existing.isFile() ? this.#readRecorded(host.entry(name), existing.size) : undefined;
+    const linkTarget = existing.isSymbolicLink() ? fs.readlinkSync(host.entry(name)) : undefined;
+    fs.unlinkSync(host.entry(name));
+    if (type === undefined) return true;
+    this.#record({
+      path,
+      kind: 'deleted',
+      type,
+      mode: hostMode(existing.mode),
+      ...(existing.isFile() ? { size: existing.size } : {}),
+      ...(linkTarget === undefined ? {} : { linkTarget }),
+      ...(before === undefined ? {} : { before, after: null }),
+    });
+    return true;
+  }
+}

@@ -1,0 +1,173 @@
+import * as fs from 'node:fs';
+import type { SandboxCommand } from '../backend/sandbox-backend.js';
+import { isInsideAnyScopedPath, isInsideScopedPath } from '../policy/is-inside-scoped-path.js';
+import { isInsideAnyProtectedEntry } from '../policy/letter-case.js';
+import { SandboxConfigurationError } from '../policy/sandbox-error.js';
+import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
+import type { StageMount } from './staged-command.js';
+import type { StagingArea } from './staging-area.js';
+
+/** Where the staging folder is bound inside the sandbox (bwrap's own `/dev` tmpfs: nothing on the host). */
+export const STAGE_MOUNT = '/dev/.openwork-stage';
+/** Where masks that must sit on top of an overlay are prepared before the helper moves them there. */
+const SIDE_MOUNTS = '/dev/.openwork-side';
+
+/** What a staged call runs: bwrap's arguments up to its command, the helper's mounts, the command. */
+export interface StagedRendering {
+  readonly bubblewrapArguments: readonly string[];
+  readonly mounts: readonly StageMount[];
+  /** The working directory, entered again by the helper once the overlays are in place. */
+  readonly cwd: string;
+  readonly command: readonly string[];
+}
+
+/** What the renderer reads from the host. */
+export interface StagedHost {
+  lstat(path: string): fs.Stats | undefined;
+  /** UNIX sockets host processes listen on (§3.7). */
+  listeningSockets(): readonly string[];
+}
+
+export const realStagedHost = (listeningSockets: () => readonly string[]): StagedHost => ({
+  lstat(path) {
+    try {
+      return fs.statSync(path);
+    } catch {
+      return undefined;
+    }
+  },
+  listeningSockets,
+});
+
+/**
+ * Process flags: a PID namespace so that the whole tree dies with the command; `--die-with-parent`;
+ * `--new-session` against TIOCSTI. Capabilities: bwrap keeps them for the stage helper, which needs
+ * them to mount the overlays (as an ordinary user they exist only in bwrap's user namespace) and
+ * drops every one of them, bounding set included, before it runs the command.
+ */
+const processFlags = ['--unshare-pid', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--cap-add', 'ALL'] as const;
+const kernelSettingsMounts = ['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger'] as const;
+
+function depthOf(path: string): number {
+  return path === '/' ? 0 : path.split('/').length - 1;
+}
+
+function parentOf(path: string): string {
+  const index = path.lastIndexOf('/');
+  return index <= 0 ? '/' : path.slice(0, index);
+}
+
+/**
+ * The host folders to overlay: every writable entry of the layout (writable roots and write
+ * grants), each as its nearest existing folder (a grant of one file stages its folder: the
+ * judgment keeps every other entry there as it was), without folders inside another one.
+ */
+export function overlayTargets(layout: SandboxLayout, host: Pick<StagedHost, 'lstat'>): string[] {
+  const folders = new Set<string>();
+  for (const entry of [...layout.writable, ...layout.writableGrants]) {
+    let folder = entry.path;
+    for (;;) {
+      const stats = host.lstat(folder);
+      if (stats?.isDirectory() === true) break;
+      if (folder === '/') break;
+      folder = parentOf(folder);
+    }
+    if (/^\/(dev|proc)(\/|$)/.test(folder)) continue;
+    folders.add(folder);
+  }
+  const ordered = [...folders].sort((a, b) => depthOf(a) - depthOf(b) || (a < b ? -1 : 1));
+  const kept: string[] = [];
+  for (const folder of ordered) if (!kept.some((outer) => isInsideScopedPath(folder, { path: outer, scope: 'subtree' }))) kept.push(folder);
+  return kept;
+}
+
+/** overlayfs splits its options at `,` and lower layers at `:`; `\` escapes. Such a path cannot be staged. */
+function checkOptionPath(path: string): void {
+  if (/[,:\\\0\n]/.test(path)) {
+    throw new SandboxConfigurationError(
+      `the writable root ${JSON.stringify(path)} contains a character (, : \\ or a newline) that overlayfs cannot take in a mount option; move or rename the folder to run commands in it`,
+    );
+  }
+}
+
+/**
+ * Renders a staged call (architecture §3.10): `/` read-only; every writable folder an overlay whose
+ * upper layer is this call's staging folder, so nothing a command writes reaches the host before
+ * the rules judged it; credential paths and host sockets masked (by bwrap outside the overlays, by
+ * the helper on top of them, since an overlay shows its lower layer without the mounts below it).
+ * No mount point and no file is ever created on the host.
+ */
+export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCommand, area: StagingArea, host: StagedHost): StagedRendering {
+  const targets = area.roots.map((root) => root.target);
+  const insideOverlay = (path: string): boolean => targets.some((target) => isInsideScopedPath(path, { path: target, scope: 'subtree' }));
+  const args: string[] = [...processFlags, ...(layout.network === 'none' ? ['--unshare-net'] : []), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...kernelSettingsMounts];
+  const mounts: StageMount[] = [];
+  for (const root of area.roots) {
+    checkOptionPath(root.target);
+    mounts.push({ kind: 'overlay', target: root.target, lower: root.target, upper: `${STAGE_MOUNT}/${root.name}/upper`, work: `${STAGE_MOUNT}/${root.name}/work` });
+  }
+  let sides = 0;
+  const side = (): string => `${SIDE_MOUNTS}/${(sides += 1)}`;
+
+  // Tier 2: credential paths neither readable nor writable (architecture §3.2), grants reopening parts.
+  const grants: ScopedPath[] = [...layout.readableGrants, ...layout.writableGrants];
+  const masked: ScopedPath[] = [];
+  const byDepth = [...layout.unreadable].sort((a, b) => depthOf(a.path) - depthOf(b.path));
+  for (const entry of byDepth) {
+    if (isInsideAnyScopedPath(entry.path, masked)) continue;
+    const stats = host.lstat(entry.path);
+    if (stats === undefined) continue; // missing: creating it is a staged write the rules refuse
+    const reopened = grants.some((grant) => grant.path === entry.path && (grant.scope === 'subtree' || !stats.isDirectory()));
+    if (reopened) continue;
+    masked.push({ path: entry.path, scope: 'subtree' });
+    if (!stats.isDirectory()) {
+      if (insideOverlay(entry.path)) mounts.push({ kind: 'null-device', target: entry.path });
+      else args.push('--ro-bind', '/dev/null', entry.path);
+      continue;
+    }
+    const inside = grants.filter((grant) => grant.path !== entry.path && isInsideScopedPath(grant.path, { path: entry.path, scope: 'subtree' }) && host.lstat(grant.path) !== undefined);
+    if (inside.length === 0) {
+      if (insideOverlay(entry.path)) mounts.push({ kind: 'readonly-empty', target: entry.path });
+      else args.push('--perms', '0000', '--tmpfs', entry.path, '--remount-ro', entry.path);
+      continue;
+    }
+    // A folder mask with granted paths reachable inside it (mode 0111: reachable, not listable).
+    const place = insideOverlay(entry.path) ? side() : entry.path;
+    args.push('--perms', '0111', '--tmpfs', place);
+    for (const grant of inside) {
+      const writable = layout.writableGrants.some((other) => other.path === grant.path);
+      args.push(writable && !insideOverlay(grant.path) ? '--bind' : '--ro-bind', grant.path, `${place}${grant.path.slice(entry.path.length)}`);
+    }
+    args.push('--remount-ro', place);
+    if (place !== entry.path) mounts.push({ kind: 'bind', source: place, target: entry.path });
+  }
+
+  // §3.7: host daemons behind UNIX sockets are unreachable, allowed sockets reachable.
+  const allowed = (layout.allowedSockets ?? []).map((path) => ({ path, scope: 'exact' as const }));
+  const seen = new Set<string>();
+  for (const socket of host.listeningSockets()) {
+    if (seen.has(socket) || /^\/(dev|proc)\//.test(socket)) continue;
+    seen.add(socket);
+    if (isInsideAnyProtectedEntry(socket, layout.unreadable, layout.letterCase)) continue;
+    if (host.lstat(socket)?.isSocket() !== true) continue;
+    const isAllowed = isInsideAnyScopedPath(socket, allowed);
+    if (insideOverlay(socket)) {
+      if (isAllowed) {
+        const place = side();
+        args.push('--bind', socket, place);
+        mounts.push({ kind: 'bind', source: place, target: socket });
+      } else {
+        mounts.push({ kind: 'null-device', target: socket });
+      }
+    } else if (!isAllowed) {
+      args.push('--ro-bind', '/dev/null', socket);
+    }
+  }
+
+  args.push('--bind', area.folder, STAGE_MOUNT);
+  // The staging folder is the helper's business only: hidden before the command runs.
+  mounts.push({ kind: 'readonly-empty', target: STAGE_MOUNT });
+  if (sides > 0) mounts.push({ kind: 'readonly-empty', target: SIDE_MOUNTS });
+  args.push('--chdir', command.cwd);
+  return { bubblewrapArguments: args, mounts, cwd: command.cwd, command: command.argv };
+}

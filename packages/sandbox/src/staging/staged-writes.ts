@@ -1,0 +1,60 @@
+import type { SuggestedGrant } from '../policy/access-decision.js';
+
+/** One writable root of a call as an overlay: the host folder and the upper layer its writes went to. */
+export interface StagedRoot {
+  /** The host folder the overlay covered (canonical). */
+  readonly target: string;
+  /** The overlay's upper layer: exactly what the command changed below `target`. */
+  readonly upper: string;
+}
+
+export type StagedEntryType = 'file' | 'directory' | 'symlink';
+
+/** One change applied to the host (architecture §3.10: bash's changes are file changes). */
+export interface StagedChange {
+  /** The host path (canonical). */
+  readonly path: string;
+  readonly kind: 'created' | 'modified' | 'deleted';
+  readonly type: StagedEntryType;
+  /** Permission bits after the change (before it, for a deletion). */
+  readonly mode?: number;
+  /** Size in bytes after the change (before it, for a deletion): files only. */
+  readonly size?: number;
+  /** Where a symbolic link points (after the change; before it, for a deletion). */
+  readonly linkTarget?: string;
+  /**
+   * The file's bytes before and after (`null`: it did not exist), recorded for undo while the
+   * call's recording budget lasts (`ApplyStagedWritesOptions`): absent when not recorded.
+   */
+  readonly before?: Buffer | null;
+  readonly after?: Buffer | null;
+}
+
+/** A change the rules refused: it was not applied, the host keeps what it had. */
+export interface StagedRefusal {
+  readonly path: string;
+  readonly operation: 'create' | 'modify' | 'delete';
+  /** The judge's text (architecture §3.5), with the escalation hint where one applies. */
+  readonly message: string;
+  /** The grant that would allow it (absent for tier 1: nothing can). */
+  readonly suggestedGrant?: SuggestedGrant;
+  /** How many entries below a refused new folder were not applied with it. */
+  readonly entriesBelow?: number;
+}
+
+/** Something the command made that has no place on the host (a FIFO, a socket, a device). */
+export interface StagedSkip {
+  readonly path: string;
+  readonly reason: string;
+}
+
+export interface StagedApplyReport {
+  /** Changes applied, in the order they were applied; only the first `maxRecordedChanges` are listed. */
+  readonly changes: readonly StagedChange[];
+  readonly refused: readonly StagedRefusal[];
+  readonly skipped: readonly StagedSkip[];
+  /** Every applied change, listed or not. */
+  readonly counts: { readonly created: number; readonly modified: number; readonly deleted: number };
+  /** False when more changes were applied than listed (`changes` is then the first ones). */
+  readonly complete: boolean;
+}

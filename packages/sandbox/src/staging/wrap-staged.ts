@@ -1,0 +1,81 @@
+import type { SandboxCommand, SandboxReleaseReport, WrappedCommand } from '../backend/sandbox-backend.js';
+import { listeningUnixSockets } from '../bubblewrap/listening-unix-sockets.js';
+import type { SandboxLayout } from '../policy/sandbox-layout.js';
+import type { SandboxPolicy } from '../policy/sandbox-policy.js';
+import { applyStagedWrites } from './apply-staged-writes.js';
+import { installStageMountHelper } from './install-stage-mount-helper.js';
+import { readOverlayOpaque } from './read-overlay-opaque.js';
+import { overlayTargets, realStagedHost, renderStagedBubblewrap } from './render-staged-bubblewrap.js';
+import type { StagedHost } from './render-staged-bubblewrap.js';
+import { stagedCommand } from './staged-command.js';
+import type { StagedApplyReport } from './staged-writes.js';
+import { createStagingArea } from './staging-area.js';
+
+/** How many refused changes the model is told of one by one; the rest are counted. */
+const listedRefusals = 20;
+
+/** The text the model gets about what the rules kept from the host (architecture §3.5, §3.10). */
+export function formatStagedRefusals(report: StagedApplyReport): string[] {
+  if (report.refused.length === 0 && report.skipped.length === 0) return [];
+  const lines: string[] = [];
+  if (report.refused.length > 0) {
+    lines.push(
+      `[not applied: ${report.refused.length} change${report.refused.length === 1 ? '' : 's'} the sandbox rules refused — the command saw ${report.refused.length === 1 ? 'it' : 'them'} while it ran, the host keeps what it had]`,
+    );
+    for (const refusal of report.refused.slice(0, listedRefusals)) {
+      const below = refusal.entriesBelow === undefined ? '' : ` (with the ${refusal.entriesBelow} entries below it)`;
+      lines.push(`- ${refusal.operation} ${refusal.path}${below}: ${refusal.message}`);
+    }
+    if (report.refused.length > listedRefusals) lines.push(`- … and ${report.refused.length - listedRefusals} more`);
+  }
+  for (const skip of report.skipped.slice(0, listedRefusals)) lines.push(`[not applied: ${skip.path}: ${skip.reason}]`);
+  return [lines.join('\n')];
+}
+
+/** What a staged call's `release()` reports: the notices for the model and what was applied. */
+export interface StagedReleaseReport extends SandboxReleaseReport {
+  readonly staged: StagedApplyReport;
+}
+
+/**
+ * Wraps `command` for a staged call (architecture §3.10): renders bwrap with every writable folder
+ * an overlay on this call's staging folder, the stage helper mounting it and dropping every
+ * capability, then the command in its working folder entered anew (so that it is the overlay's).
+ * `release()` applies what the rules allow, reports the rest and removes the staging folder.
+ */
+export function wrapStaged(
+  bwrapPath: string,
+  command: SandboxCommand,
+  policy: SandboxPolicy,
+  layout: SandboxLayout,
+  host: StagedHost = realStagedHost(listeningUnixSockets),
+): WrappedCommand & { release(): Promise<StagedReleaseReport> } {
+  const helper = installStageMountHelper(policy.openworkHome);
+  const targets = overlayTargets(layout, host);
+  const area = createStagingArea(policy.openworkHome, targets);
+  let argv: string[];
+  try {
+    const rendering = renderStagedBubblewrap(layout, command, area, host);
+    // The working folder was entered before the overlays covered it: the helper enters it again by its name.
+    const mounts = [...rendering.mounts, { kind: 'chdir' as const, target: command.cwd }];
+    argv = [bwrapPath, ...rendering.bubblewrapArguments, '--', ...stagedCommand(helper, mounts, { argv: rendering.command, cwd: command.cwd }).argv];
+  } catch (error) {
+    area.remove();
+    throw error;
+  }
+  let released: Promise<StagedReleaseReport> | undefined;
+  return {
+    argv,
+    release(): Promise<StagedReleaseReport> {
+      released ??= (async () => {
+        try {
+          const report = applyStagedWrites(policy, area.roots, { opaqueFolders: (folders) => readOverlayOpaque(helper, folders) });
+          return { notices: formatStagedRefusals(report), staged: report };
+        } finally {
+          area.remove();
+        }
+      })();
+      return released;
+    },
+  };
+}
