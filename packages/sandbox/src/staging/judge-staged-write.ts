@@ -1,0 +1,122 @@
+import * as fs from 'node:fs';
+import type { AccessDecision } from '../policy/access-decision.js';
+import { checkAccess } from '../policy/check-access.js';
+import { gitConfigEntries } from '../policy/git-config-entries.js';
+import type { SandboxPolicy } from '../policy/sandbox-policy.js';
+import type { StagedEntryType, StagedRefusal } from './staged-writes.js';
+
+/**
+ * Keys a repository's own configuration may hold when a sandboxed command writes it: none of them
+ * runs a program, redirects git to other configuration, hooks or a work tree, or changes how a
+ * later git command reads the repository's files (`section.key`, or `section.*.key` for any
+ * subsection). Everything else — `core.fsmonitor`, `core.pager`, `core.hookspath`, `alias.*`,
+ * `filter.*`, `diff.*.textconv`, `include.path`, `submodule.*.update`, `credential.*` … — keeps
+ * the write refused (architecture §3.7 "planted code"). An allow-list: a key git adds tomorrow is
+ * refused until it is judged here.
+ */
+const safeGitConfigKeys = new Set([
+  'core.repositoryformatversion',
+  'core.filemode',
+  'core.bare',
+  'core.logallrefupdates',
+  'core.ignorecase',
+  'core.precomposeunicode',
+  'core.symlinks',
+  'core.autocrlf',
+  'core.eol',
+  'core.safecrlf',
+  'core.quotepath',
+  'core.compression',
+  'core.sparsecheckout',
+  'core.sparsecheckoutcone',
+  'core.abbrev',
+  'remote.*.url',
+  'remote.*.pushurl',
+  'remote.*.fetch',
+  'remote.*.push',
+  'remote.*.tagopt',
+  'remote.*.prune',
+  'remote.*.mirror',
+  'remote.*.promisor',
+  'remote.*.partialclonefilter',
+  'branch.*.remote',
+  'branch.*.pushremote',
+  'branch.*.merge',
+  'branch.*.rebase',
+  'branch.*.description',
+  'submodule.*.url',
+  'submodule.*.active',
+  'submodule.*.branch',
+  'user.name',
+  'user.email',
+  'init.defaultbranch',
+  'extensions.objectformat',
+  'extensions.partialclone',
+  'pull.rebase',
+  'pull.ff',
+  'push.default',
+  'push.autosetupremote',
+  'fetch.prune',
+  'merge.conflictstyle',
+  'rebase.autosquash',
+  'rebase.autostash',
+  'gc.auto',
+  'lfs.repositoryformatversion',
+]);
+
+function isSafeKey(section: string, subsection: string | undefined, name: string): boolean {
+  return safeGitConfigKeys.has(subsection === undefined ? `${section}.${name}` : `${section}.*.${name}`);
+}
+
+/** A repository's own config file: `.git/config` or a submodule's `.git/modules/<name>/config`. */
+function isRepositoryConfig(path: string): boolean {
+  return /\/\.git\/config$/.test(path) || /\/\.git\/modules\/.+\/config$/.test(path);
+}
+
+/** A file in a hooks folder that git never runs as a hook: the `*.sample` files `git init` writes. */
+function isHookSample(path: string): boolean {
+  return /\/\.git\/(?:modules\/.+\/)?hooks\/[^/]+\.sample$/.test(path);
+}
+
+/** Whether every key of the staged config file is one that cannot run or redirect anything. */
+function configRunsNothing(staged: string): boolean {
+  let text: string;
+  try {
+    const stats = fs.lstatSync(staged);
+    if (!stats.isFile() || stats.size > 1024 * 1024) return false;
+    text = fs.readFileSync(staged, 'utf8');
+  } catch {
+    return false;
+  }
+  try {
+    return gitConfigEntries(text).every((entry) => isSafeKey(entry.section, entry.subsection, entry.name));
+  } catch {
+    return false; // a file the reader cannot trust: refused (fail closed)
+  }
+}
+
+/**
+ * The judge of staged writes (architecture §3.10): `checkAccess(policy, path, 'write', 'process')`,
+ * the rule the file tools obey, with what only the final state can tell:
+ *
+ * - a folder is judged by what lands in it: creating or removing one that holds protected entries
+ *   is allowed, each entry inside is judged on its own (a new repository gets its objects and refs;
+ *   its hooks stay out);
+ * - a repository's own `config` (at any depth) may be written when its new content sets only keys
+ *   that run nothing and redirect nothing (`git init`, `clone`, `remote add`, `branch -u`, `config
+ *   user.email` work; `core.fsmonitor`, `core.pager`, an `include` do not);
+ * - `*.sample` files in a hooks folder, which git never runs, may be written.
+ *
+ * Deletions of protected entries stay refused: removing `.git/config` or a hook is also a change
+ * of what git runs.
+ */
+export function judgeStagedWrite(policy: SandboxPolicy, path: string, operation: StagedRefusal['operation'], staged: string | undefined, type: StagedEntryType | undefined): AccessDecision {
+  const decision = checkAccess(policy, path, 'write', 'process', { tool: 'bash' });
+  if (decision.allowed) return decision;
+  const allow = (): AccessDecision => ({ allowed: true, path, access: 'write', tier: decision.tier });
+  if (type === 'directory' && decision.tier === 'writable-root' && !decision.sandboxDenied) return allow();
+  if (decision.tier !== 'sensitive' || operation === 'delete' || staged === undefined || type !== 'file') return decision;
+  if (isHookSample(path)) return allow();
+  if (isRepositoryConfig(path) && configRunsNothing(staged)) return allow();
+  return decision;
+}
