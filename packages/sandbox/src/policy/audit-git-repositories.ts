@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkAccess } from './check-access.js';
 import { classifyGitDirectory } from './classify-git-directory.js';
-import { gitConfigEntries } from './git-config-entries.js';
+import { describeUntrustedGitConfig, readGitConfigFile } from './git-config-entries.js';
 import { gitRedirectionNames } from './find-git-redirections.js';
-import { gitDirectoryOf, kindOf, readSmallFile } from './git-files.js';
+import { gitDirectoryOf, kindOf } from './git-files.js';
 import type { GitScanStatistics } from './git-files.js';
 import { isInsideAnyScopedPath } from './is-inside-scoped-path.js';
 import { readGitlinks } from './read-gitlinks.js';
@@ -80,10 +80,15 @@ class GitRepositoryAudit {
   visitGitlinks(workTree: string, gitDirectory: string, depth: number): void {
     const real = realPath(gitDirectory);
     if (real === undefined || this.#seen.has(real)) return;
-    const format = gitConfigEntries(readSmallFile(path.posix.join(real, 'config'), this.#statistics) ?? '').find(
-      (entry) => entry.section === 'extensions' && entry.name === 'objectformat',
-    );
+    // The object format decides how the index is read. A config git would refuse fails closed:
+    // the repositories it links to are reported unchecked, and still visited as far as it can tell.
+    const config = readGitConfigFile(path.posix.join(real, 'config'), this.#statistics);
+    const format = config.entries.find((entry) => entry.section === 'extensions' && entry.subsection === undefined && entry.name === 'objectformat');
     const gitlinks = readGitlinks(real, format?.value.toLowerCase() === 'sha256' ? 32 : 20, this.#statistics, maximumAuditedGitlinks);
+    if (!config.trusted) {
+      const why = `its config cannot be read as git reads it (${describeUntrustedGitConfig(config)}), so which repositories it links to is not known`;
+      this.findings.push({ kind: 'unchecked', repository: path.posix.join(workTree, '.git'), linkedFrom: workTree, reasons: [why], movedTo: undefined });
+    }
     if (gitlinks.paths.length === 0 && gitlinks.complete) return;
     if (!gitlinks.complete) {
       const why = `its index could not be read whole (over ${maximumAuditedGitlinks} gitlinks, over 64 MB, or a format not understood)`;

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { gitConfigEntries } from './git-config-entries.js';
-import { kindOf, listSomeEntries, maximumGitFileBytes, readSmallFile } from './git-files.js';
+import { describeUntrustedGitConfig, readGitConfigFile } from './git-config-entries.js';
+import { kindOf, listSomeEntries } from './git-files.js';
 import type { GitScanStatistics } from './git-files.js';
 
 /**
@@ -26,21 +26,25 @@ const namedSections = new Set(['remote', 'branch', 'submodule']);
 
 const maximumHookEntries = 256;
 
+/**
+ * The keys of the git directory's config that are not known harmless. Fails closed: a config git
+ * would refuse, or that cannot be read whole, is itself a reason (what follows its bad line is
+ * unknown), besides the reasons of the entries before it.
+ */
 function configurationReasons(gitDirectory: string, statistics: GitScanStatistics | undefined): string[] {
   const file = path.posix.join(gitDirectory, 'config');
   const kind = kindOf(file);
   if (kind === 'missing') return [];
   if (kind !== 'file') return [`its config is a ${kind === 'symlink' ? 'symbolic link' : 'folder'}`];
-  const text = readSmallFile(file, statistics);
-  if (text === undefined) return [`its config is larger than ${maximumGitFileBytes} bytes`];
+  const parse = readGitConfigFile(file, statistics);
   const reasons: string[] = [];
-  for (const entry of gitConfigEntries(text)) {
+  for (const entry of parse.entries) {
     const allowed = harmlessKeys[entry.section];
     const named = namedSections.has(entry.section) === (entry.subsection !== undefined);
     if (allowed !== undefined && named && allowed.has(entry.name)) continue;
-    const key = entry.subsection === undefined ? `${entry.section}.${entry.name}` : `${entry.section}.${entry.subsection}.${entry.name}`;
-    reasons.push(`config sets ${key}`);
+    reasons.push(`config sets ${entry.key}`);
   }
+  if (!parse.trusted) reasons.push(`its config cannot be read as git reads it (${describeUntrustedGitConfig(parse)})`);
   return reasons;
 }
 

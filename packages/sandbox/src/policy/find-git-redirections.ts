@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { gitConfigEntries } from './git-config-entries.js';
+import { isGitInclude, readGitConfigFile } from './git-config-entries.js';
 import type { GitConfigEntry } from './git-config-entries.js';
 import { configPath, gitFileTarget, kindOf, listSomeEntries, readSmallFile, realDirectory } from './git-files.js';
 import type { GitScanStatistics } from './git-files.js';
@@ -61,8 +61,21 @@ class GitRedirectionScan {
     return [...this.#found.values()];
   }
 
-  configEntries(file: string): GitConfigEntry[] {
-    return gitConfigEntries(readSmallFile(file, this.#statistics) ?? '');
+  /**
+   * The entries of a configuration file. Fails closed: when git would refuse the file, or it cannot
+   * be read whole, what it says after the problem is unknown — a `core.hooksPath` or an include
+   * there could name any folder — so the folder that holds the file (where its relative includes
+   * lead) and the work tree it applies to (where a relative `hooksPath` leads) are protected whole.
+   * git itself refuses to run with such a file, so nothing that works is lost. The entries before
+   * the problem are still followed.
+   */
+  configEntries(file: string, workTree: string | undefined): readonly GitConfigEntry[] {
+    const parse = readGitConfigFile(file, this.#statistics);
+    if (!parse.trusted) {
+      this.add({ path: path.posix.dirname(file), scope: 'subtree' });
+      if (workTree !== undefined) this.add({ path: workTree, scope: 'subtree' });
+    }
+    return parse.entries;
   }
 
   /** `core.hooksPath` (and husky's parent folder) and every included file, followed to git's depth. */
@@ -70,14 +83,14 @@ class GitRedirectionScan {
     const key = `${file}\0${workTree ?? ''}`;
     if (depth > maximumIncludeDepth || this.#seenConfigs.has(key)) return;
     this.#seenConfigs.add(key);
-    for (const entry of this.configEntries(file)) {
+    for (const entry of this.configEntries(file, workTree)) {
       if (entry.section === 'core' && entry.subsection === undefined && entry.name === 'hookspath') {
         const hooks = configPath(entry.value, workTree ?? path.posix.dirname(file), this.#homeDirectory);
         if (hooks === undefined) continue;
         this.add({ path: hooks, scope: 'subtree' });
         // husky >= 9: hooksPath is `.husky/_`, whose scripts run the user's `.husky/<hook>`.
         if (path.posix.basename(hooks) === '_') this.add({ path: path.posix.dirname(hooks), scope: 'subtree' });
-      } else if ((entry.section === 'include' || entry.section === 'includeif') && entry.name === 'path') {
+      } else if (isGitInclude(entry)) {
         const included = configPath(entry.value, path.posix.dirname(file), this.#homeDirectory);
         if (included === undefined) continue;
         this.add({ path: included, scope: 'subtree' });
@@ -116,13 +129,13 @@ class GitRedirectionScan {
    */
   visitKnownSubmodules(gitDirectory: string): void {
     const names = new Set<string>();
-    for (const entry of this.configEntries(path.posix.join(gitDirectory, 'config'))) {
+    for (const entry of this.configEntries(path.posix.join(gitDirectory, 'config'), undefined)) {
       if (entry.section === 'submodule' && entry.subsection !== undefined) names.add(entry.subsection);
     }
     for (const name of names) {
       const moduleDirectory = path.posix.resolve(gitDirectory, 'modules', name);
       if (!moduleDirectory.startsWith(`${gitDirectory}/modules/`) || kindOf(path.posix.join(moduleDirectory, 'HEAD')) === 'missing') continue;
-      const worktree = this.configEntries(path.posix.join(moduleDirectory, 'config')).find(
+      const worktree = this.configEntries(path.posix.join(moduleDirectory, 'config'), undefined).find(
         (entry) => entry.section === 'core' && entry.subsection === undefined && entry.name === 'worktree',
       )?.value;
       const moduleWorkTree = worktree === undefined ? undefined : path.posix.resolve(moduleDirectory, worktree);
@@ -165,7 +178,9 @@ class GitRedirectionScan {
     if (depth >= maximumRepositoryDepth) return;
     const real = realDirectory(gitDirectory);
     if (real === undefined) return;
-    const format = this.configEntries(path.posix.join(real, 'config')).find((entry) => entry.section === 'extensions' && entry.name === 'objectformat');
+    const format = this.configEntries(path.posix.join(real, 'config'), workTree).find(
+      (entry) => entry.section === 'extensions' && entry.subsection === undefined && entry.name === 'objectformat',
+    );
     const gitlinks = readGitlinks(real, format?.value.toLowerCase() === 'sha256' ? 32 : 20, this.#statistics);
     for (const link of gitlinks.paths) {
       const child = path.posix.join(workTree, link);
