@@ -47,8 +47,10 @@ const LenientRootsResult = z.object({ roots: z.array(z.unknown()) });
 /**
  * Serves the session's finalized toolset over MCP stdio (issue 16). Definitions come from the same
  * schemas the model sees, with a title and the `outputSchema` of the structured content; a result
- * is its text as content, `isError` unless it succeeded, and a compact structured summary (status,
- * error, artifact facts — never file contents, at most 64 KiB; whole changes are resources).
+ * is its text (and images) as content, `isError` unless it succeeded, and structured content that
+ * carries the same model-visible text — for the clients that give the model only structured
+ * content — with the status, the error and a compact summary of the artifacts (never their
+ * contents; the summary under 64 KiB; whole changes are resources).
  * Progress goes out as progress notifications when the request carries a progress token; the
  * client's cancel notification aborts the call, and so does the client going away. Approvals wait
  * for the person up to `approvalTimeoutMs`, with progress keep-alives. What a user should see goes

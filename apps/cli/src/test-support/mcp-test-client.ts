@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { OPENWORK_BIN, type CliSandbox } from './cli-sandbox.js';
 
 /** The client's answer to an elicitation request (an approval question); a type literal, so it is an SDK result. */
@@ -19,6 +20,8 @@ export interface McpTestClientOptions {
   readonly rootsListChanged?: boolean;
   /** Arguments after `openwork mcp`; default `--workspace <the sandbox's workspace>`. */
   readonly args?: readonly string[];
+  /** The JSON Schema validator the client checks `structuredContent` with; default the SDK's own (Ajv). */
+  readonly jsonSchemaValidator?: jsonSchemaValidator;
 }
 
 export interface McpTestClient {
@@ -32,7 +35,10 @@ export interface McpTestClient {
 
 /** `openwork mcp` spawned as a real process on the sandbox's temp homes, driven by the SDK's own Client. */
 export async function connectMcpTestClient(sandbox: CliSandbox, options: McpTestClientOptions = {}): Promise<McpTestClient> {
-  const client = new Client({ name: 'openwork-test-client', version: '1.0.0' }, { capabilities: clientCapabilities(options) });
+  const client = new Client(
+    { name: 'openwork-test-client', version: '1.0.0' },
+    { capabilities: clientCapabilities(options), ...(options.jsonSchemaValidator ? { jsonSchemaValidator: options.jsonSchemaValidator } : {}) },
+  );
   if (options.elicitation) {
     const answer = options.elicitation;
     client.setRequestHandler(ElicitRequestSchema, async (request) => answer(String(request.params.message)));

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { CliToolResult } from '../output/tool-result-output.js';
+import { MAX_STRUCTURED_CONTENT_BYTES, structuredResult } from './mcp-structured-result.js';
+
+function result(text: string, extras: Partial<CliToolResult> = {}): CliToolResult {
+  return { status: 'succeeded', content: [{ type: 'text', text }], artifacts: [], error: null, sandboxDenied: false, ...extras } as CliToolResult;
+}
+
+describe('structuredResult', () => {
+  it('keeps the whole text at the result cut and leaves out artifact summaries to keep the rest under 64 KiB', () => {
+    const text = `${'line with "quotes" and\ttabs\n'.repeat(1142)}end`;
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(32_000);
+    const artifacts = Array.from({ length: 400 }, (_, index) => ({ kind: 'note', index, detail: 'x'.repeat(400) }));
+    const structured = structuredResult('call-1', result(text, { artifacts } as Partial<CliToolResult>));
+    expect(structured['text']).toBe(text);
+    expect(structured['artifactsOmitted']).toBeGreaterThan(0);
+    const { text: _text, ...summary } = structured;
+    expect(Buffer.byteLength(JSON.stringify(summary))).toBeLessThanOrEqual(MAX_STRUCTURED_CONTENT_BYTES);
+    expect((structured['artifacts'] as unknown[]).length + Number(structured['artifactsOmitted'])).toBe(400);
+  });
+
+  it('names each image of a result, with its type and decoded size, and never its bytes', () => {
+    const png = Buffer.alloc(70, 1).toString('base64');
+    const jpeg = Buffer.alloc(1_500, 2).toString('base64');
+    const structured = structuredResult(
+      'call-2',
+      result('two images', {
+        content: [
+          { type: 'text', text: 'two images' },
+          { type: 'image', mimeType: 'image/png', data: png },
+          { type: 'image', mimeType: 'image/jpeg', data: jpeg },
+        ],
+      } as Partial<CliToolResult>),
+    );
+    expect(structured['text']).toBe('two images');
+    expect(structured['imageNote']).toBe(
+      'This result also has 2 images (image/png, 70 bytes; image/jpeg, 1,500 bytes) as MCP image content, which is not part of this structured content; a client that shows the model only structured content does not show it.',
+    );
+    expect(JSON.stringify(structured)).not.toContain(jpeg);
+  });
+});
