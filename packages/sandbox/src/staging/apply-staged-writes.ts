@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { AccessDecision } from '../policy/access-decision.js';
-import { checkAccess } from '../policy/check-access.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
 import { HostDirectory } from './host-directory.js';
+import { judgeStagedWrite } from './judge-staged-write.js';
 import type { StagedApplyReport, StagedChange, StagedEntryType, StagedRefusal, StagedRoot, StagedSkip } from './staged-writes.js';
 
 /** Judges one host path a staged change would write (create, replace, remove). */
-export type StagedWriteJudge = (path: string, operation: StagedRefusal['operation'], staged: string | undefined) => AccessDecision;
+export type StagedWriteJudge = (path: string, operation: StagedRefusal['operation'], staged: string | undefined, type: StagedEntryType | undefined) => AccessDecision;
 
 export interface ApplyStagedWritesOptions {
   /**
@@ -21,7 +21,7 @@ export interface ApplyStagedWritesOptions {
   readonly maxRecordedChanges?: number;
   /** Files up to this size have their bytes recorded (before and after) for undo: default 1 MiB. */
   readonly maxRecordedFileBytes?: number;
-  /** The judge; default `checkAccess(policy, path, 'write', 'process', { tool: 'bash' })`. */
+  /** The judge; default `judgeStagedWrite` (`checkAccess(policy, path, 'write', 'process')` and what only the final state tells). */
   readonly judge?: StagedWriteJudge;
 }
 
@@ -90,7 +90,7 @@ function countBelow(folder: string): number {
  * Synchronous: it runs once the command's processes are gone.
  */
 export function applyStagedWrites(policy: SandboxPolicy, roots: readonly StagedRoot[], options: ApplyStagedWritesOptions = {}): StagedApplyReport {
-  const judge: StagedWriteJudge = options.judge ?? ((path) => checkAccess(policy, path, 'write', 'process', { tool: 'bash' }));
+  const judge: StagedWriteJudge = options.judge ?? ((path, operation, staged, type) => judgeStagedWrite(policy, path, operation, staged, type));
   const run = new StagedApply(judge, options);
   for (const root of roots) run.applyRoot(root);
   return run.report();
@@ -160,8 +160,8 @@ class StagedApply {
     if (this.#recording()) this.#changes.push(change);
   }
 
-  #allowed(path: string, operation: StagedRefusal['operation'], staged: string | undefined, entriesBelow?: number): boolean {
-    const decision = this.#judge(path, operation, staged);
+  #allowed(path: string, operation: StagedRefusal['operation'], staged: string | undefined, type: StagedEntryType | undefined, entriesBelow?: number): boolean {
+    const decision = this.#judge(path, operation, staged, type);
     if (decision.allowed) return true;
     this.#refused.push({
       path,
@@ -218,7 +218,7 @@ class StagedApply {
       existing = undefined;
     }
     if (existing === undefined) {
-      if (!this.#allowed(path, 'create', staged, countBelow(staged))) return;
+      if (!this.#allowed(path, 'create', staged, 'directory', countBelow(staged))) return;
       fs.mkdirSync(host.entry(name), { mode: hostMode(stats.mode) & 0o777 });
       this.#record({ path, kind: 'created', type: 'directory', mode: hostMode(stats.mode) });
     }
@@ -229,7 +229,7 @@ class StagedApply {
     }
     try {
       if (existing === undefined) child.chmodSelf(hostMode(stats.mode));
-      else if (hostMode(existing.mode) !== hostMode(stats.mode) && this.#allowed(path, 'modify', staged)) {
+      else if (hostMode(existing.mode) !== hostMode(stats.mode) && this.#allowed(path, 'modify', staged, 'directory')) {
         child.chmodSelf(hostMode(stats.mode));
         this.#record({ path, kind: 'modified', type: 'directory', mode: hostMode(stats.mode) });
       }
@@ -246,7 +246,7 @@ class StagedApply {
     if (existing?.isFile() === true && existing.size === stats.size && hostMode(existing.mode) === mode && existing.nlink === 1 && stats.nlink === 1) {
       if (sameBytes(staged, host.entry(name), stats.size)) return; // copied up, not changed
     }
-    if (!this.#allowed(path, existing === undefined ? 'create' : 'modify', staged)) return;
+    if (!this.#allowed(path, existing === undefined ? 'create' : 'modify', staged, 'file')) return;
     if (existing !== undefined && !existing.isFile() && !existing.isSymbolicLink()) {
       if (!this.#delete(host, name)) return;
       existing = undefined;
@@ -307,7 +307,7 @@ class StagedApply {
     const target = fs.readlinkSync(staged);
     let existing = host.lstat(name);
     if (existing?.isSymbolicLink() === true && fs.readlinkSync(host.entry(name)) === target) return;
-    if (!this.#allowed(path, existing === undefined ? 'create' : 'modify', staged)) return;
+    if (!this.#allowed(path, existing === undefined ? 'create' : 'modify', staged, 'symlink')) return;
     if (existing?.isDirectory() === true) {
       if (!this.#delete(host, name)) return;
       existing = undefined;
@@ -335,13 +335,13 @@ class StagedApply {
       } finally {
         child.close();
       }
-      if (!all || !this.#allowed(path, 'delete', undefined)) return false;
+      if (!all || !this.#allowed(path, 'delete', undefined, 'directory')) return false;
       fs.rmdirSync(host.entry(name));
       this.#record({ path, kind: 'deleted', type: 'directory', mode: hostMode(existing.mode) });
       return true;
     }
-    if (!this.#allowed(path, 'delete', undefined)) return false;
     const type = typeOf(existing);
+    if (!this.#allowed(path, 'delete', undefined, type)) return false;
     const before = existing.isFile() ? this.#readRecorded(host.entry(name), existing.size) : undefined;
     const linkTarget = existing.isSymbolicLink() ? fs.readlinkSync(host.entry(name)) : undefined;
     fs.unlinkSync(host.entry(name));

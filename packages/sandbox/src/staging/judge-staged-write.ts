@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import type { AccessDecision } from '../policy/access-decision.js';
 import { checkAccess } from '../policy/check-access.js';
-import { gitConfigEntries } from '../policy/git-config-entries.js';
+import { readGitConfigFile } from '../policy/git-config-entries.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
 import type { StagedEntryType, StagedRefusal } from './staged-writes.js';
 
@@ -80,19 +80,14 @@ function isHookSample(path: string): boolean {
 
 /** Whether every key of the staged config file is one that cannot run or redirect anything. */
 function configRunsNothing(staged: string): boolean {
-  let text: string;
   try {
-    const stats = fs.lstatSync(staged);
-    if (!stats.isFile() || stats.size > 1024 * 1024) return false;
-    text = fs.readFileSync(staged, 'utf8');
+    if (!fs.lstatSync(staged).isFile()) return false;
   } catch {
     return false;
   }
-  try {
-    return gitConfigEntries(text).every((entry) => isSafeKey(entry.section, entry.subsection, entry.name));
-  } catch {
-    return false; // a file the reader cannot trust: refused (fail closed)
-  }
+  const parse = readGitConfigFile(staged);
+  // A file the reader cannot trust as git reads it is refused (fail closed).
+  return parse.trusted && parse.entries.every((entry) => isSafeKey(entry.section, entry.subsection, entry.name));
 }
 
 /**
