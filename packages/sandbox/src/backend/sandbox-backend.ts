@@ -1,4 +1,5 @@
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
+import type { StagedApplyReport } from '../staging/staged-writes.js';
 
 /** Which kernel sandbox a backend drives. */
 export type SandboxBackendKind = 'seatbelt' | 'bubblewrap' | 'unavailable';
@@ -31,6 +32,12 @@ export interface WrappedCommand {
 /** What `release()` did that the model must know: one text per finding, to append to the result. */
 export interface SandboxReleaseReport {
   readonly notices: readonly string[];
+  /**
+   * Where the backend stages writes (bubblewrap, architecture §3.10): what the command's writes
+   * did to the host once judged — the changes applied (with their bytes for undo while the budget
+   * lasts), the ones refused and why. Absent where writes go straight to the host (Seatbelt).
+   */
+  readonly staged?: StagedApplyReport;
 }
 
 /**
