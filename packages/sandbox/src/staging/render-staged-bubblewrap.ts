@@ -7,8 +7,6 @@ import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
 import type { StageMount } from './staged-command.js';
 import type { StagingArea } from './staging-area.js';
 
-/** Where the staging folder is bound inside the sandbox (bwrap's own `/dev` tmpfs: nothing on the host). */
-export const STAGE_MOUNT = '/dev/.openwork-stage';
 /** Where masks that must sit on top of an overlay are prepared before the helper moves them there. */
 const SIDE_MOUNTS = '/dev/.openwork-side';
 
@@ -104,7 +102,7 @@ export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCo
   const mounts: StageMount[] = [];
   for (const root of area.roots) {
     checkOptionPath(root.target);
-    mounts.push({ kind: 'overlay', target: root.target, lower: root.target, upper: `${STAGE_MOUNT}/${root.name}/upper`, work: `${STAGE_MOUNT}/${root.name}/work` });
+    mounts.push({ kind: 'overlay', target: root.target, lower: root.target, upper: `${area.mountPoint}/${root.name}/upper`, work: `${area.mountPoint}/${root.name}/work` });
   }
   let sides = 0;
   const side = (): string => `${SIDE_MOUNTS}/${(sides += 1)}`;
@@ -164,9 +162,9 @@ export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCo
     }
   }
 
-  args.push('--bind', area.folder, STAGE_MOUNT);
+  args.push('--bind', area.folder, area.mountPoint);
   // The staging folder is the helper's business only: hidden before the command runs.
-  mounts.push({ kind: 'readonly-empty', target: STAGE_MOUNT });
+  mounts.push({ kind: 'readonly-empty', target: area.mountPoint });
   if (sides > 0) mounts.push({ kind: 'readonly-empty', target: SIDE_MOUNTS });
   args.push('--chdir', command.cwd);
   return { bubblewrapArguments: args, mounts, cwd: command.cwd, command: command.argv };

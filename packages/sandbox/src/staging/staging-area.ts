@@ -15,6 +15,11 @@ export interface StagingRoot extends StagedRoot {
 /** The per-call staging folder: one upper and one work folder per overlaid root. */
 export interface StagingArea {
   readonly folder: string;
+  /**
+   * Where the sandbox sees the folder: in bwrap's own `/dev` (nothing is made on the host), under a
+   * name of this call only, so that the call's processes can be told by their mounts.
+   */
+  readonly mountPoint: string;
   readonly roots: readonly StagingRoot[];
   /** Removes the folder and everything still in it (after the changes were applied). */
   remove(): void;
@@ -117,7 +122,7 @@ export function createStagingArea(openworkHome: string, targets: readonly string
         fs.mkdirSync(`${folder}/${name}/work`);
         return { target, upper: `${folder}/${name}/upper`, work: `${folder}/${name}/work`, name };
       });
-      return { folder, roots, remove: () => removeStagingFolder(folder) };
+      return { folder, mountPoint: `/dev/.openwork-stage-${folder.slice(folder.lastIndexOf('/') + 1)}`, roots, remove: () => removeStagingFolder(folder) };
     } catch (error) {
       failures.push(`${base}: ${(error as Error).message}`);
     }

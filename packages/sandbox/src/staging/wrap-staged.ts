@@ -10,6 +10,9 @@ import type { StagedHost } from './render-staged-bubblewrap.js';
 import { stagedCommand } from './staged-command.js';
 import type { StagedApplyReport } from './staged-writes.js';
 import { createStagingArea } from './staging-area.js';
+import { findStagedProcess, reflectHostWrites } from './reflect-host-writes.js';
+
+const emptyReport: StagedApplyReport = { changes: [], refused: [], skipped: [], counts: { created: 0, modified: 0, deleted: 0 }, complete: true };
 
 /** How many refused changes the model is told of one by one; the rest are counted. */
 const listedRefusals = 20;
@@ -49,7 +52,7 @@ export function wrapStaged(
   policy: SandboxPolicy,
   layout: SandboxLayout,
   host: StagedHost = realStagedHost(listeningUnixSockets),
-): WrappedCommand & { release(): Promise<StagedReleaseReport> } {
+): WrappedCommand & { release(): Promise<StagedReleaseReport>; sync(): Promise<StagedReleaseReport>; reflect(paths: readonly string[]): Promise<void> } {
   const helper = installStageMountHelper(policy.openworkHome);
   const targets = overlayTargets(layout, host);
   const area = createStagingArea(policy.openworkHome, targets);
@@ -64,8 +67,20 @@ export function wrapStaged(
     throw error;
   }
   let released: Promise<StagedReleaseReport> | undefined;
+  const judged = new Map<string, string>();
+  let stagedProcess: number | undefined;
   return {
     argv,
+    async sync(): Promise<StagedReleaseReport> {
+      if (released !== undefined) return { notices: [], staged: emptyReport };
+      const staged = applyStagedWrites(policy, area.roots, { mode: 'copy', judged, opaqueFolders: (folders) => readOverlayOpaque(helper, folders) });
+      return { notices: [], staged };
+    },
+    async reflect(paths: readonly string[]): Promise<void> {
+      if (released !== undefined || paths.length === 0) return;
+      stagedProcess = findStagedProcess(`upperdir=${area.mountPoint}/`, stagedProcess);
+      if (stagedProcess !== undefined) reflectHostWrites(stagedProcess, targets, paths);
+    },
     release(): Promise<StagedReleaseReport> {
       released ??= (async () => {
         try {
