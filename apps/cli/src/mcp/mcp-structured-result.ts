@@ -2,7 +2,7 @@ import type { CliToolResult } from '../output/tool-result-output.js';
 
 type ToolArtifact = CliToolResult['artifacts'][number];
 
-/** The most `structuredContent` of one result may take, in UTF-8 bytes of its JSON (issue 29). */
+/** The most `structuredContent` of one result may take, in UTF-8 bytes of its JSON (MCP clients). */
 export const MAX_STRUCTURED_CONTENT_BYTES = 64 * 1024;
 
 /** Where a client reads a change's whole artifact (before/after contents, hunks): an MCP resource. */
@@ -46,7 +46,7 @@ export const TOOL_OUTPUT_SCHEMA = {
 } as const;
 
 /**
- * `structuredContent` of one call (issue 29): the status, the error and a compact summary of each
+ * `structuredContent` of one call (docs/decisions/0066-cli-mcp-server-behaviour.md): the status, the error and a compact summary of each
  * artifact — never file contents, since several clients forward structured content to the model
  * (architecture: artifacts never reach the model) — and never over 64 KiB. A `file_change` becomes
  * `{ kind, changeId, path, change, additions, deletions, beforeHash, afterHash, undone, resource }`;
