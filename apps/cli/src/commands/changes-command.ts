@@ -51,7 +51,7 @@ export const changesCommand: CommandSpec = {
         return 0;
       }
       const made = await whenAndHow(opened.runtime.store, changes);
-      const { revealHiddenCharacters } = await import('@openwork/core'); // loaded on use (issue 29)
+      const { revealHiddenCharacters } = await import('@openwork/core'); // loaded on use (start-up)
       const rows = changes.map((change) => {
         const { displayPath, additions, deletions } = change.artifact.change as { displayPath?: unknown; additions?: unknown; deletions?: unknown };
         const { time, tool } = made.get(change.messageId) ?? { time: '', tool: '' };
