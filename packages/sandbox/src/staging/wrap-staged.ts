@@ -35,6 +35,13 @@ export function formatStagedRefusals(report: StagedApplyReport): string[] {
   return [lines.join('\n')];
 }
 
+/** A staged call: `release()` and `sync()` always report what they applied and refused. */
+export interface StagedWrappedCommand extends Omit<WrappedCommand, 'release' | 'sync' | 'reflect'> {
+  release(): Promise<StagedReleaseReport>;
+  sync(): Promise<StagedReleaseReport>;
+  reflect(paths: readonly string[]): Promise<void>;
+}
+
 /** What a staged call's `release()` reports: the notices for the model and what was applied. */
 export interface StagedReleaseReport extends SandboxReleaseReport {
   readonly staged: StagedApplyReport;
@@ -52,13 +59,14 @@ export function wrapStaged(
   policy: SandboxPolicy,
   layout: SandboxLayout,
   host: StagedHost = realStagedHost(listeningUnixSockets),
-): WrappedCommand & { release(): Promise<StagedReleaseReport>; sync(): Promise<StagedReleaseReport>; reflect(paths: readonly string[]): Promise<void> } {
+): StagedWrappedCommand {
   const helper = installStageMountHelper(policy.openworkHome);
-  const targets = overlayTargets(layout, host);
+  const overlays = overlayTargets(layout, host, host.mounts());
+  const targets = overlays.map((overlay) => overlay.target);
   const area = createStagingArea(policy.openworkHome, targets);
   let argv: string[];
   try {
-    const rendering = renderStagedBubblewrap(layout, command, area, host);
+    const rendering = renderStagedBubblewrap(layout, command, area, host, new Set(overlays.filter((overlay) => overlay.mounted).map((overlay) => overlay.target)));
     // The working folder was entered before the overlays covered it: the helper enters it again by its name.
     const mounts = [...rendering.mounts, { kind: 'chdir' as const, target: command.cwd }];
     argv = [bwrapPath, ...rendering.bubblewrapArguments, '--', ...stagedCommand(helper, mounts, { argv: rendering.command, cwd: command.cwd }).argv];
