@@ -78,8 +78,12 @@ function reapStagingFolders(base: string): void {
  * the shared-memory file system. The candidate on the same file system as the first root comes
  * first, so applying a change is a rename, not a copy.
  */
+function stagingCandidates(openworkHome: string): string[] {
+  return [`${openworkHome}/staging`, `/dev/shm/openwork-${os.userInfo().uid}/staging`];
+}
+
 export function stagingBases(openworkHome: string, targets: readonly string[]): string[] {
-  const candidates = [`${openworkHome}/staging`, `/dev/shm/openwork-${os.userInfo().uid}/staging`];
+  const candidates = stagingCandidates(openworkHome);
   const clear = candidates.filter(
     (base) => !targets.some((target) => isInsideScopedPath(base, { path: target, scope: 'subtree' }) || isInsideScopedPath(target, { path: base, scope: 'subtree' })),
   );
@@ -109,11 +113,12 @@ export function stagingBases(openworkHome: string, targets: readonly string[]): 
  */
 export function createStagingArea(openworkHome: string, targets: readonly string[]): StagingArea {
   const bases = stagingBases(openworkHome, targets);
+  // Folders of ended processes go from every place a call may have staged, not only this call's.
+  for (const base of stagingCandidates(openworkHome)) reapStagingFolders(base);
   const failures: string[] = [];
   for (const base of bases) {
     try {
       fs.mkdirSync(base, { recursive: true, mode: 0o700 });
-      reapStagingFolders(base);
       const folder = fs.mkdtempSync(`${base}/${process.pid}-`);
       const roots = targets.map((target, index) => {
         const name = `r${index}`;
