@@ -97,18 +97,19 @@ export class BubblewrapBackend implements SandboxBackend {
   wrap(command: SandboxCommand, policy: SandboxPolicy): WrappedCommand {
     if (this.#unavailableReason !== undefined) throw new SandboxUnavailableError(this.#unavailableReason);
     const layout = deriveSandboxLayout(policy);
+    // §3.7: the helper is checked byte for byte right before bwrap is told to run it.
+    const scope = this.landlockScope(policy.openworkHome);
+    const confined = scope.scoped ? scopedCommand(scope.helperPath, command) : command;
+    // Architecture §3.10: every write judged by rule before it reaches the host. The judge matches
+    // names in the layout's letter case, so a case-insensitive folder needs nothing more.
+    if (this.#stagedWrites) {
+      return wrapStaged(this.bwrapPath, confined, policy, layout);
+    }
     const folding = findCaseFoldingFolder(layout);
     if (folding !== undefined) {
       throw new SandboxUnavailableError(
         `bubblewrap cannot protect this session: ${folding} is on a case-insensitive file system, where a protected name can be reached under another spelling (.GIT/HOOKS for .git/hooks) that a mount does not cover. Use a case-sensitive file system for the workspace.`,
       );
-    }
-    // §3.7: the helper is checked byte for byte right before bwrap is told to run it.
-    const scope = this.landlockScope(policy.openworkHome);
-    const confined = scope.scoped ? scopedCommand(scope.helperPath, command) : command;
-    // Architecture §3.10: every write judged by rule before it reaches the host.
-    if (this.#stagedWrites) {
-      return wrapStaged(this.bwrapPath, confined, policy, layout);
     }
     if (this.registryDirectory === undefined) {
       return withGitAudit(wrapWithBubblewrap(this.bwrapPath, confined, layout, mountPointLedgerFor(defaultRegistryDirectory(policy.openworkHome))), policy);

@@ -33,9 +33,10 @@ export const realStagedHost = (listeningSockets: () => readonly string[]): Stage
   mounts: () => hostMounts(),
   lstat(path) {
     try {
-      return fs.statSync(path);
+      // Most names asked about (credentials) are missing: no exception for those.
+      return fs.statSync(path, { throwIfNoEntry: false });
     } catch {
-      return undefined;
+      return undefined; // ENOTDIR, EACCES, ELOOP: nothing there to mask
     }
   },
   listeningSockets,
@@ -51,7 +52,10 @@ const processFlags = ['--unshare-pid', '--die-with-parent', '--new-session', '--
 const kernelSettingsMounts = ['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger'] as const;
 
 function depthOf(path: string): number {
-  return path === '/' ? 0 : path.split('/').length - 1;
+  if (path === '/') return 0;
+  let depth = 0;
+  for (let index = path.indexOf('/'); index !== -1; index = path.indexOf('/', index + 1)) depth += 1;
+  return depth;
 }
 
 function parentOf(path: string): string {
