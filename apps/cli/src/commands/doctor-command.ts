@@ -68,6 +68,9 @@ export const doctorCommand: CommandSpec = {
       try {
         const { kind, availability } = opened.runtime.sandbox;
         report['sandbox'] = availability.available ? `${kind}: available (self-check passed)` : `${kind}: unavailable — ${availability.reason}`;
+        // Where writes go: staged and judged by rule (bubblewrap), or straight to the host under the kernel's rules (Seatbelt).
+        if (availability.available && kind === 'bubblewrap') report['writes'] = 'staged: each command writes into an overlay; every path it changed is judged by rule (any depth) before it reaches the host';
+        if (availability.available && kind === 'seatbelt') report['writes'] = 'direct: the Seatbelt profile denies protected kinds of files at any depth (regex rules)';
         const sockets = await socketRule(kind, allowedSockets(io.environment), openworkHome(io.environment));
         report['sockets'] = sockets.text;
         report['escalation'] = opened.runtime.escalationAvailable ? 'offered (sandboxPermissions in the tool schemas)' : 'not offered';
