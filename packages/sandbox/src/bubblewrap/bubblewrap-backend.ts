@@ -1,4 +1,4 @@
-import type { SandboxAvailability, SandboxBackend, SandboxCommand } from '../backend/sandbox-backend.js';
+import type { SandboxAvailability, SandboxBackend, SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.js';
 import { goBuildCacheEnvironment } from '../backend/go-build-cache-environment.js';
 import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
@@ -67,7 +67,7 @@ export class BubblewrapBackend implements SandboxBackend {
     return availability;
   }
 
-  wrap(command: SandboxCommand, policy: SandboxPolicy): StagedWrappedCommand {
+  wrap(command: SandboxCommand, policy: SandboxPolicy): WrappedCommand {
     if (this.#unavailableReason !== undefined) throw new SandboxUnavailableError(this.#unavailableReason);
     const layout = deriveSandboxLayout(policy);
     // §3.7: the helper is checked byte for byte right before bwrap is told to run it.

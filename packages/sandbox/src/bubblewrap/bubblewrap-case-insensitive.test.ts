@@ -38,6 +38,6 @@ describe.skipIf(volume === undefined)(`bubblewrap on a real case-insensitive vol
     expect(run.stdout).toBe('evil\n'); // inside, the command saw its own write
     expect(await fs.readFile(path.join(ws, '.git/hooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\n');
     expect(await fs.readFile(path.join(ws, 'notes.txt'), 'utf8')).toBe('fine\n');
-    expect(run.report?.staged?.refused.map((refusal) => refusal.path.toLowerCase())).toEqual([path.join(ws, '.git/hooks/pre-commit').toLowerCase()]);
+    expect(run.staged?.refused.map((refusal) => refusal.path.toLowerCase())).toEqual([path.join(ws, '.git/hooks/pre-commit').toLowerCase()]);
   });
 });

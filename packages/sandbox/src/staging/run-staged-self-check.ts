@@ -5,9 +5,13 @@ import * as path from 'node:path';
 import type { SandboxAvailability } from '../backend/sandbox-backend.js';
 import { createSandboxPolicy } from '../policy/create-sandbox-policy.js';
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
+import { vanishedMaskTarget } from '../bubblewrap/vanished-mask-target.js';
 import { wrapStaged } from './wrap-staged.js';
+import type { StagedReleaseReport } from './wrap-staged.js';
 
 const selfCheckTimeoutMs = 10_000;
+/** Starts of the check when a host socket it masked went away meanwhile. */
+const maximumStarts = 3;
 
 /**
  * Architecture §3.4 self-check of staged writes: in a scratch folder (its own home and OpenWork
@@ -16,7 +20,7 @@ const selfCheckTimeoutMs = 10_000;
  * part cannot work (no user namespaces, no overlayfs in one, AppArmor, a `noexec` folder for the
  * helper, unprivileged containers) report `unavailable` with the words of whatever failed.
  */
-export async function runStagedSelfCheck(bwrapPath: string): Promise<SandboxAvailability> {
+export async function runStagedSelfCheck(bwrapPath: string, options: { readonly beforeStart?: () => void } = {}): Promise<SandboxAvailability> {
   let scratch: string;
   try {
     scratch = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'openwork-bwrap-check-')));
@@ -28,18 +32,26 @@ export async function runStagedSelfCheck(bwrapPath: string): Promise<SandboxAvai
     await fs.mkdir(workspace);
     await fs.mkdir(path.join(scratch, 'home'));
     const policy = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [workspace], homeDirectory: path.join(scratch, 'home'), openworkHome: path.join(scratch, 'openwork-home') });
-    const wrapped = wrapStaged(bwrapPath, { argv: ['/bin/sh', '-c', 'echo ok > checked && echo no > .envrc'], cwd: workspace }, policy, deriveSandboxLayout(policy));
     let outcome: { error: (Error & { code?: unknown; signal?: unknown; killed?: boolean }) | null; stderr: string };
-    try {
-      outcome = await new Promise((resolve) => {
-        const [file, ...args] = wrapped.argv as [string, ...string[]];
-        execFile(file, args, { cwd: workspace, timeout: selfCheckTimeoutMs, encoding: 'utf8' }, (error, _stdout, stderr) => resolve({ error, stderr: String(stderr) }));
-      });
-    } catch (error) {
-      await wrapped.release().catch(() => undefined);
-      throw error;
+    let report: StagedReleaseReport;
+    for (let start = 1; ; start += 1) {
+      const wrapped = wrapStaged(bwrapPath, { argv: ['/bin/sh', '-c', 'echo ok > checked && echo no > .envrc'], cwd: workspace }, policy, deriveSandboxLayout(policy));
+      try {
+        options.beforeStart?.();
+        outcome = await new Promise((resolve) => {
+          const [file, ...args] = wrapped.argv as [string, ...string[]];
+          execFile(file, args, { cwd: workspace, timeout: selfCheckTimeoutMs, encoding: 'utf8' }, (error, _stdout, stderr) => resolve({ error, stderr: String(stderr) }));
+        });
+      } catch (error) {
+        await wrapped.release().catch(() => undefined);
+        throw error;
+      }
+      report = await wrapped.release();
+      // A host socket it masked went away before the start (`vanishedMaskTarget`): not a broken
+      // sandbox. A failed check makes `wrap` refuse for the process's life, so it is run again.
+      const code = typeof outcome.error?.code === 'number' ? outcome.error.code : null;
+      if (outcome.error === null || start >= maximumStarts || vanishedMaskTarget(wrapped.argv, { exitCode: code, output: outcome.stderr }) === undefined) break;
     }
-    const report = await wrapped.release();
     if (outcome.error !== null) {
       const error = outcome.error;
       if (error.code === 'ENOENT') {

@@ -53,6 +53,30 @@ export function removeStagingFolder(folder: string): void {
   fs.rmSync(folder, { recursive: true, force: true });
 }
 
+/**
+ * Ends every process that still has `folder` in its arguments: a sandbox whose host was killed in
+ * the moment before bwrap armed `--die-with-parent` outlives it (bwrap is told the staging folder
+ * by name, so its own arguments say whose it is).
+ */
+function endSandboxesOf(folder: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync('/proc');
+  } catch {
+    return;
+  }
+  const needle = Buffer.from(`\0${folder}\0`);
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const cmdline = Buffer.concat([Buffer.from([0]), fs.readFileSync(`/proc/${name}/cmdline`)]);
+      if (cmdline.includes(needle)) process.kill(Number(name), 'SIGKILL'); // bwrap: its PID namespace goes with it
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+}
+
 /** Removes staging folders whose process has ended (a crash or `kill -9` mid-call, architecture §3.7). */
 function reapStagingFolders(base: string): void {
   let names: string[];
@@ -65,6 +89,7 @@ function reapStagingFolders(base: string): void {
     const owner = ownedName.exec(name);
     if (owner === null || Number(owner[1]) === process.pid || isAlive(Number(owner[1]))) continue;
     try {
+      endSandboxesOf(`${base}/${name}`);
       removeStagingFolder(`${base}/${name}`);
     } catch {
       // another process reaps it right now
