@@ -58,10 +58,12 @@ const fileChangeSchema = z
       }
       return;
     }
-    for (const side of ['before', 'after'] as const) {
-      if (change[`${side}Content`] !== null && change[`${side}Hash`] === null) issue(`${side}Content is recorded without ${side}Hash`, `${side}Hash`);
+    if (change.unrecorded !== undefined) {
+      for (const side of ['before', 'after'] as const) {
+        if (change[`${side}Content`] !== null && change[`${side}Hash`] === null) issue(`${side}Content is recorded without ${side}Hash`, `${side}Hash`);
+      }
+      return;
     }
-    if (change.unrecorded !== undefined) return;
     const created = change.kind === 'created';
     const deleted = change.kind === 'deleted';
     if (created !== (change.beforeHash === null) || created !== (change.beforeContent === null)) {
