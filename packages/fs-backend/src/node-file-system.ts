@@ -173,7 +173,14 @@ export class NodeFileSystem implements AsyncFileSystem {
 
   /** Reads the link as an entry of its folder held without following links (§3.7). */
   async readlink(path: string): Promise<string> {
-    return this.#inFolder(path, 'read the link', async (entry) => readlink(entry));
+    return this.#inFolder(path, 'read the link', async (entry) => {
+      try {
+        return await readlink(entry);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'EINVAL') throw new FileSystemError({ code: 'invalid_argument', path, message: `Cannot read the link ${path}: it is not a symbolic link.` });
+        throw error;
+      }
+    });
   }
 
   /** Creates the link in its folder held without following links (§3.7); never replaces anything. */
