@@ -13,6 +13,8 @@
 # Written for bash and POSIX sh; it returns (not exits) on failure, so a sourcing shell survives.
 
 __ow_root=$(cd "$(dirname "${BASH_SOURCE:-$0}")/../.." && pwd)
+# POSIX sh does not say which file is sourced ($0 is the shell): then the clone is the current folder.
+[ -f "$__ow_root/tooling/scripts/node-env.sh" ] || __ow_root=$(pwd)
 __ow_want=${1:-}
 __ow_in_range() {
   # $1: a version like v24.15.0. In range: 22.x with x.y >= 22.2, or 24.x with x >= 15.
@@ -50,6 +52,12 @@ if [ -n "$__ow_want" ]; then
       (cd "$__ow_dir" && npm install --no-audit --no-fund --no-package-lock --loglevel=error "$__ow_spec" >&2) || true
     fi
     if [ -x "$__ow_bin/node" ] && __ow_in_range "$("$__ow_bin/node" --version 2>/dev/null)"; then
+      # npm reads its global config from its prefix, which follows the Node that runs it: keep the
+      # machine's (registry, proxy, CA file) in force once this Node comes first.
+      if [ -z "${npm_config_globalconfig:-}" ] && command -v npm >/dev/null 2>&1; then
+        __ow_globalconfig=$(npm config get globalconfig 2>/dev/null)
+        case "$__ow_globalconfig" in "$__ow_root"/.toolchain/*) ;; *) if [ -f "$__ow_globalconfig" ]; then npm_config_globalconfig="$__ow_globalconfig"; export npm_config_globalconfig; fi ;; esac
+      fi
       case "$__ow_want" in *.*.*) [ "$("$__ow_bin/node" --version)" = "v$__ow_want" ] || echo "node-env: .toolchain/node-$__ow_want holds $("$__ow_bin/node" --version)" >&2 ;; esac
       PATH="$__ow_bin:$PATH"; export PATH
       # The `node` package puts the release (bin, include, share) in a platform package beside it.
@@ -67,7 +75,20 @@ if [ $__ow_status -eq 0 ] && [ -z "${npm_config_nodedir:-}" ]; then
   __ow_prefix=$(dirname "$(dirname "$(command -v node)")")
   if [ -f "$__ow_prefix/include/node/node.h" ]; then npm_config_nodedir="$__ow_prefix"; export npm_config_nodedir; fi
 fi
+if [ $__ow_status -eq 0 ] && command -v npm >/dev/null 2>&1; then
+  # npm's global bin folder on PATH, so what `npm i -g` installs (pnpm, in the README's set-up) is
+  # found: for a Node of .toolchain/ npm's global prefix is that Node's own folder, which nothing
+  # else puts on PATH. Asked of npm itself, so a prefix the user configured (~/.npmrc,
+  # npm_config_prefix) is the one used. Right after the toolchain's Node, so a pnpm installed for it
+  # comes before the machine's; the machine's own Node keeps its PATH, the folder appended if absent.
+  __ow_global_bin=$(npm prefix -g 2>/dev/null)/bin
+  case ":$PATH:" in
+    *":$__ow_global_bin:"*) ;;
+    *) if [ -n "${__ow_bin:-}" ] && [ "$(command -v node)" = "$__ow_bin/node" ]; then PATH="$__ow_bin:$__ow_global_bin:${PATH#"$__ow_bin":}"; else PATH="$PATH:$__ow_global_bin"; fi
+       export PATH; hash -r 2>/dev/null || true ;;
+  esac
+fi
 [ $__ow_status -eq 0 ] && echo "node-env: node $(node --version) from $(command -v node)" >&2
-unset __ow_root __ow_want __ow_current __ow_spec __ow_dir __ow_bin __ow_release __ow_prefix __ow_v __ow_major __ow_rest __ow_minor __ow_patch
+unset __ow_root __ow_want __ow_current __ow_spec __ow_dir __ow_bin __ow_release __ow_prefix __ow_v __ow_major __ow_rest __ow_minor __ow_patch __ow_global_bin __ow_globalconfig
 unset -f __ow_in_range
 return $__ow_status 2>/dev/null || exit $__ow_status

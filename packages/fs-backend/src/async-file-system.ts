@@ -64,7 +64,7 @@ export interface AtomicWriteResult {
  * Everything the built-in tools do to files goes through this interface (§4), so a host can swap
  * in a remote implementation. Paths must be absolute; callers pass the checked real path from
  * `resolvePath` (§6.2), and nothing here resolves a relative path against a process cwd. Failures
- * throw `FileSystemError` (see `code`). Paths and names are exact (issue 25): a lone U+DC80–U+DCFF
+ * throw `FileSystemError` (see `code`). Paths and names are exact (exact file names): a lone U+DC80–U+DCFF
  * in one stands for a byte that is not UTF-8 (`pathFromBytes`/`pathToBytes`), in what is passed in
  * and in what comes back.
  */

@@ -3,7 +3,7 @@ import * as fs from 'node:fs/promises';
 import { pathFromBytes, toNodePath } from './path-bytes.js';
 
 // The `node:fs` calls of this package, taking and giving path strings whose U+DC80–U+DCFF stand
-// for raw bytes (`path-bytes.ts`, issue 25): a path with such bytes reaches the kernel as those
+// for raw bytes (`path-bytes.ts`, exact file names): a path with such bytes reaches the kernel as those
 // bytes, and names and real paths come back in the same form. Node decodes names as UTF-8 and
 // puts U+FFFD where bytes are not; only then (rare) is the call repeated asking for bytes, so the
 // all-UTF-8 case costs what it did.

@@ -133,7 +133,7 @@ export class NodeFileSystem implements AsyncFileSystem {
     try {
       const nodePath = toNodePath(path);
       let entries = readdirSync(nodePath, { withFileTypes: true }).map((entry): DirectoryEntry => ({ name: entry.name, kind: kindOf(entry) }));
-      // Issue 25: a U+FFFD may be a byte that is not UTF-8; only then is the folder read as bytes.
+      // Exact file names: a U+FFFD may be a byte that is not UTF-8; only then is the folder read as bytes.
       if (entries.some((entry) => entry.name.includes('\uFFFD'))) {
         entries = readdirSync(nodePath, { withFileTypes: true, encoding: 'buffer' }).map((entry): DirectoryEntry => ({ name: pathFromBytes(entry.name), kind: kindOf(entry) }));
       }

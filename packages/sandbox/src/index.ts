@@ -35,6 +35,17 @@ export type { CreateSandboxPolicyOptions, ProtectedPathList } from './policy/cre
 export { deriveSandboxLayout } from './policy/derive-sandbox-layout.js';
 export { isInsideScopedPath, isInsideAnyScopedPath } from './policy/is-inside-scoped-path.js';
 export { layoutAllows } from './policy/layout-allows.js';
+// Tier 3 by kind, at any depth (architecture §3.10): the one table and what a path is.
+export {
+  gitSensitiveNames,
+  sensitiveNameRules,
+  sensitiveRootEntryNames,
+  workTreeSensitiveNames,
+} from './policy/git-sensitive-names.js';
+export type { GitSensitiveName, SensitiveKind, SensitiveNameRule } from './policy/git-sensitive-names.js';
+export { sensitiveKindOf } from './policy/sensitive-kind-of.js';
+export { defaultSensitiveKindRules } from './policy/sensitive-kinds.js';
+export type { SensitiveKindRules } from './policy/sensitive-kinds.js';
 export { protectedParents } from './policy/protected-parents.js';
 export { detectLetterCase } from './policy/detect-letter-case.js';
 export { checkAccess, classifyPath, toolSlot } from './policy/check-access.js';

@@ -1,23 +1,41 @@
 #!/usr/bin/env node
-// The `openwork` executable. It loads only the argument parser and the command list; each
-// command loads what it needs (core, a store driver, the MCP SDK) when it runs. The compile cache
-// is switched on before any of that is loaded, so it covers every module (issue 29).
+// The `openwork` executable. First it checks the Node it runs on (before any native addon or
+// OpenWork library loads: on another Node they can crash without a word). Then it loads only the
+// argument parser and the command list; each command loads what it needs (core, a store driver,
+// the MCP SDK) when it runs. The compile cache is switched on before any of that is loaded, so it
+// covers every module.
 import { isatty } from 'node:tty';
+import { cliManifest } from '../cli/cli-version.js';
 import { useCompileCache } from '../cli/compile-cache.js';
+import { unsupportedNodeLine } from '../cli/supported-node.js';
 
 const argv = process.argv.slice(2);
-useCompileCache(argv[0], process.env);
-const { runCli } = await import('../cli/run-cli.js');
-const status = await runCli(argv, {
-  // Lazy: `process.stdin` takes descriptor 0 over as a stream, which `openwork session` reads
-  // without one (flat memory on a huge line, issue 24).
-  get stdin() {
-    return process.stdin;
-  },
-  stdinDescriptor: 0,
-  stdout: process.stdout,
-  stderr: process.stderr,
-  interactive: isatty(0) && process.stderr.isTTY === true,
-  environment: process.env,
-});
-process.exitCode = status;
+/** What runs on any Node: the version and the help load nothing but the argument parser. */
+const ANY_NODE = new Set(['--version', '-v', '--help', '-h', 'help', undefined]);
+const refusal = ANY_NODE.has(argv[0]) ? undefined : unsupportedNodeLine(process.version, cliManifest().engines.node);
+if (refusal !== undefined) {
+  process.stderr.write(`${refusal}\n`);
+  if (argv[0] === 'mcp' && process.stdin.isTTY !== true) {
+    // An MCP client hears it too, as a log message and as the answer to its first request.
+    const { refuseMcpClient } = await import('../mcp/refuse-mcp-client.js');
+    await refuseMcpClient(refusal, process.stdin, process.stdout);
+    process.stdin.destroy();
+  }
+  process.exitCode = 2;
+} else {
+  useCompileCache(argv[0], process.env);
+  const { runCli } = await import('../cli/run-cli.js');
+  const status = await runCli(argv, {
+    // Lazy: `process.stdin` takes descriptor 0 over as a stream, which `openwork session` reads
+    // without one (flat memory on a huge line).
+    get stdin() {
+      return process.stdin;
+    },
+    stdinDescriptor: 0,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    interactive: isatty(0) && process.stderr.isTTY === true,
+    environment: process.env,
+  });
+  process.exitCode = status;
+}

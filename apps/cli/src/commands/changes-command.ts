@@ -52,7 +52,7 @@ export const changesCommand: CommandSpec = {
         return 0;
       }
       const { made, unlisted } = await whenAndHow(opened.runtime.store, changes);
-      const { revealHiddenCharacters } = await import('@openwork/core'); // loaded on use (issue 29)
+      const { revealHiddenCharacters } = await import('@openwork/core'); // loaded on use (start-up)
       const rows = changes.map((change) => {
         const facts = change.artifact.change as ChangeFacts;
         const { time, tool } = made.get(change.messageId) ?? { time: '', tool: '' };

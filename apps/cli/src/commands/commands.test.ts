@@ -192,6 +192,7 @@ describe('arguments, help, version, tools, doctor', () => {
     expect(doctor.status).toBe(0);
     const report = JSON.parse(doctor.stdout) as Record<string, string>;
     expect(report['sandbox']).toBe('bubblewrap: available (self-check passed)');
+    expect(report['writes']).toMatch(/^staged: .* judged by rule \(any depth\)/);
     expect(report['tty']).toBe('/usr/bin/script (util-linux): bash tty: true works');
     expect(report['home']).toBe(sandbox.openworkHome);
     expect(report['store']).toBe(`SQLite ${join(sandbox.openworkHome, 'sessions.sqlite')} (opened)`);

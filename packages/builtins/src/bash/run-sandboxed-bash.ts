@@ -24,6 +24,8 @@ export interface SandboxedBashRequest {
   readonly stdin?: ProcessStdin;
   /** Issue 26 `tty: true`: bash runs on a pseudo-terminal of this program, created inside the sandbox. */
   readonly terminal?: Extract<TerminalProgram, { available: true }>;
+  /** Told the wrapped command before it starts (a background task syncs its staged writes and reflects the file tools' through it). */
+  readonly onWrapped?: (wrapped: WrappedCommand) => void;
 }
 
 /** What came of it: the process outcome, or the sandbox refusing to wrap (nothing was started). */
@@ -87,6 +89,7 @@ async function runWrappedOnce(
     if (SandboxUnavailableError.isInstance(error)) return { kind: 'other', result: { kind: 'unavailable', reason: error.reason } };
     throw error;
   }
+  request.onWrapped?.(wrapped);
   let outcome: ProcessOutcome;
   try {
     outcome = await session.processBackend.spawn(wrapped.argv, {

@@ -70,7 +70,7 @@ export class Session {
   #turnApprover: Approver | undefined;
   readonly #observations = new FileObservations();
   readonly #writeLocks = new WriteLocks();
-  /** Issue 26: the session's background bash tasks, shared by every context it builds; killed when it closes. */
+  /** Background bash: the session's background bash tasks, shared by every context it builds; killed when it closes. */
   readonly #backgroundTasks: BackgroundTasks;
   readonly #spill: SpillDirectory;
   readonly #updates = new SessionUpdates();
@@ -342,7 +342,7 @@ export class Session {
     }
     const roots = changes.workspaceRoots === undefined ? undefined : checkWorkspaceRoots(changes.workspaceRoots);
     // Build first: a bad root fails before anything is stored.
-    // A new role gets a new context too: the tasks its calls reach depend on it (issue 26).
+    // A new role gets a new context too: the tasks its calls reach depend on it (background bash).
     const context = roots === undefined && (changes.role === undefined || changes.role === this.#role) ? this.#context : this.#buildContext(roots ?? this.#context.workspaceRoots, changes.role ?? this.#role);
     const record = await this.#services.store.updateSession(this.id, {
       ...(changes.mode === undefined ? {} : { mode: changes.mode }),
@@ -364,7 +364,7 @@ export class Session {
     void this.#backgroundTasks.close();
   }
 
-  /** @internal Issue 26: kills every background task of the session and waits until each is gone. */
+  /** @internal Background bash: kills every background task of the session and waits until each is gone. */
   async closeBackgroundTasks(): Promise<void> {
     await this.#backgroundTasks.close();
   }

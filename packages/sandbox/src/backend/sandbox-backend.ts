@@ -27,6 +27,20 @@ export interface WrappedCommand {
    * repository moved aside, `auditGitRepositories`), or with nothing.
    */
   release(): Promise<SandboxReleaseReport | void>;
+  /**
+   * Backends that stage writes (architecture §3.10): applies, while the command still runs, what it
+   * has written so far and the rules allow (a long-running task's output reaches the host without
+   * waiting for its end). The command keeps seeing its own writes. Refusals are reported by
+   * `release()`, once.
+   */
+  sync?(): Promise<SandboxReleaseReport>;
+  /**
+   * Backends that stage writes: host paths the file tools have just changed, shown to the running
+   * command through its overlay, so that a watcher inside it sees the change (an overlay does not
+   * pass on changes made to its lower layer). Paths outside the command's writable folders, or a
+   * command that has ended, are ignored.
+   */
+  reflect?(paths: readonly string[]): Promise<void>;
 }
 
 /** What `release()` did that the model must know: one text per finding, to append to the result. */

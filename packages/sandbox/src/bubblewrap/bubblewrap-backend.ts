@@ -15,6 +15,7 @@ import { MountPointLedger, mountPointLedgerFor } from './mount-point-ledger.js';
 import { runBubblewrapSelfCheck } from './run-bubblewrap-self-check.js';
 import { wrapWithBubblewrap } from './wrap-with-bubblewrap.js';
 import { wrapStaged } from '../staging/wrap-staged.js';
+import { runStagedSelfCheck } from '../staging/run-staged-self-check.js';
 
 export interface BubblewrapBackendOptions {
   /**
@@ -40,7 +41,8 @@ export interface BubblewrapBackendOptions {
   /**
    * Staged writes (architecture §3.10): each writable folder is an overlay inside the sandbox and
    * what the command wrote reaches the host only after `release()` judged every path by rule.
-   * Default `true`; `false` renders the mount-per-protected-name layout (for comparison runs).
+   * Default `true`; `false` renders the earlier mount-per-protected-name layout, which protects
+   * names only at the places it knows — kept for comparison runs (benchmarks), not for use.
    */
   readonly stagedWrites?: boolean;
 }
@@ -85,7 +87,9 @@ export class BubblewrapBackend implements SandboxBackend {
 
   /** Runs `true` under real bwrap arguments; remembers a failure so `wrap` refuses afterwards (10d). */
   async selfCheck(): Promise<SandboxAvailability> {
-    const availability = await runBubblewrapSelfCheck(this.bwrapPath, (directory) => new MountPointLedger(directory, { reaper: false }));
+    const availability = this.#stagedWrites
+      ? await runStagedSelfCheck(this.bwrapPath)
+      : await runBubblewrapSelfCheck(this.bwrapPath, (directory) => new MountPointLedger(directory, { reaper: false }));
     this.#unavailableReason = availability.available ? undefined : availability.reason;
     return availability;
   }
@@ -93,19 +97,19 @@ export class BubblewrapBackend implements SandboxBackend {
   wrap(command: SandboxCommand, policy: SandboxPolicy): WrappedCommand {
     if (this.#unavailableReason !== undefined) throw new SandboxUnavailableError(this.#unavailableReason);
     const layout = deriveSandboxLayout(policy);
+    // §3.7: the helper is checked byte for byte right before bwrap is told to run it.
+    const scope = this.landlockScope(policy.openworkHome);
+    const confined = scope.scoped ? scopedCommand(scope.helperPath, command) : command;
+    // Architecture §3.10: every write judged by rule before it reaches the host. The judge matches
+    // names in the layout's letter case, so a case-insensitive folder needs nothing more.
+    if (this.#stagedWrites) {
+      return wrapStaged(this.bwrapPath, confined, policy, layout);
+    }
     const folding = findCaseFoldingFolder(layout);
     if (folding !== undefined) {
       throw new SandboxUnavailableError(
         `bubblewrap cannot protect this session: ${folding} is on a case-insensitive file system, where a protected name can be reached under another spelling (.GIT/HOOKS for .git/hooks) that a mount does not cover. Use a case-sensitive file system for the workspace.`,
       );
-    }
-    // §3.7: the helper is checked byte for byte right before bwrap is told to run it.
-    const scope = this.landlockScope(policy.openworkHome);
-    const confined = scope.scoped ? scopedCommand(scope.helperPath, command) : command;
-    // Architecture §3.10: every write judged by rule before it reaches the host (all modes but
-    // full-access, whose writable root `/` cannot be one overlay).
-    if (this.#stagedWrites && !layout.writable.some((entry) => entry.path === '/')) {
-      return wrapStaged(this.bwrapPath, confined, policy, layout);
     }
     if (this.registryDirectory === undefined) {
       return withGitAudit(wrapWithBubblewrap(this.bwrapPath, confined, layout, mountPointLedgerFor(defaultRegistryDirectory(policy.openworkHome))), policy);

@@ -1,12 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkAccess } from './check-access.js';
+import { layoutOf } from './check-access.js';
 import { classifyGitDirectory } from './classify-git-directory.js';
 import { describeUntrustedGitConfig, readGitConfigFile } from './git-config-entries.js';
 import { gitRedirectionNames } from './find-git-redirections.js';
 import { gitDirectoryOf, kindOf } from './git-files.js';
 import type { GitScanStatistics } from './git-files.js';
 import { isInsideAnyScopedPath } from './is-inside-scoped-path.js';
+import { layoutAllows } from './layout-allows.js';
+import type { SandboxLayout } from './sandbox-layout.js';
 import { readGitlinks } from './read-gitlinks.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 
@@ -48,6 +50,7 @@ function realPath(file: string): string | undefined {
 class GitRepositoryAudit {
   readonly findings: GitAuditFinding[] = [];
   readonly #policy: SandboxPolicy;
+  #placeBased: SandboxLayout | undefined;
   readonly #statistics: GitScanStatistics | undefined;
   readonly #seen = new Set<string>();
 
@@ -62,9 +65,21 @@ class GitRepositoryAudit {
    * that made them).
    */
   wasProtected(gitDirectory: string): boolean {
-    return gitRedirectionNames.every(
-      (name) => !checkAccess(this.#policy, path.posix.join(gitDirectory, name), 'write', 'process').allowed,
-    );
+    const placed = this.placeBasedLayout();
+    return gitRedirectionNames.every((name) => !layoutAllows(placed, path.posix.join(gitDirectory, name), 'write', 'process'));
+  }
+
+  /**
+   * What the kernel enforcer that ran the call protected: the layout's places, without the kind
+   * rules at any depth (architecture §3.10), which the mount-based renderer does not enforce. So a
+   * nested repository the fence protects by kind is still audited after a mount-based call.
+   */
+  placeBasedLayout(): SandboxLayout {
+    if (this.#placeBased === undefined) {
+      const { sensitiveKinds: _kinds, ...places } = layoutOf(this.#policy);
+      this.#placeBased = Object.freeze(places);
+    }
+    return this.#placeBased;
   }
 
   /** The repository git uses in `root`: the first `.git` from the root upwards. */

@@ -177,7 +177,9 @@ describe('tiers (architecture §3.2)', () => {
     const replaced = policy('workspace-write', { credentialPaths: { replace: ['.only-this'] }, sensitiveRootEntries: { replace: [] } });
     expect(checkAccess(replaced, path.join(home, '.ssh/id_rsa'), 'read', 'process').allowed).toBe(true);
     expect(checkAccess(replaced, path.join(home, '.only-this'), 'read', 'process').allowed).toBe(false);
-    expect(checkAccess(replaced, path.join(ws, '.envrc'), 'write', 'process').allowed).toBe(true);
+    expect(checkAccess(replaced, path.join(ws, 'Makefile'), 'write', 'process').allowed).toBe(true);
+    // The place-based list is configurable; tier 3 by kind (architecture §3.10) is not: `.envrc` stays protected.
+    expect(checkAccess(replaced, path.join(ws, '.envrc'), 'write', 'process')).toMatchObject({ allowed: false, tier: 'sensitive', sandboxDenied: true });
   });
 
   it('device files are writable for processes only', () => {

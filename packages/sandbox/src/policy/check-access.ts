@@ -1,11 +1,12 @@
 import type { AccessDecision } from './access-decision.js';
 import { deriveSandboxLayout } from './derive-sandbox-layout.js';
 import { isInsideAnyScopedPath } from './is-inside-scoped-path.js';
-import { layoutAllows } from './layout-allows.js';
+import { judgeLayoutAccess } from './layout-allows.js';
 import { isInsideAnyProtectedEntry } from './letter-case.js';
 import { protectedParents } from './protected-parents.js';
 import type { SandboxLayout } from './sandbox-layout.js';
 import type { PathAccess, PathTier, SandboxActor, SandboxMode, SandboxPolicy } from './sandbox-policy.js';
+import { matchSensitiveNames } from './sensitive-kinds.js';
 
 export interface CheckAccessOptions {
   /**
@@ -21,7 +22,7 @@ export const toolSlot = '{tool}';
 const layouts = new WeakMap<SandboxPolicy, SandboxLayout>();
 
 /** Policies are frozen values, so the layout is derived once per policy object. */
-function layoutOf(policy: SandboxPolicy): SandboxLayout {
+export function layoutOf(policy: SandboxPolicy): SandboxLayout {
   let layout = layouts.get(policy);
   if (layout === undefined) {
     layout = deriveSandboxLayout(policy);
@@ -30,12 +31,25 @@ function layoutOf(policy: SandboxPolicy): SandboxLayout {
   return layout;
 }
 
-/** First matching tier of §3.2 for this path under this layout. */
+/**
+ * First matching tier of §3.2 for this path under this layout. Tier 3 by kind (§3.10) counts by
+ * its name rules (pure, no file-system access: grep asks this for every file) inside a writable
+ * entry; a repository's `core.hooksPath` folder shows as tier 3 when `checkAccess` refuses a write.
+ */
 export function classifyPath(layout: SandboxLayout, path: string): PathTier {
   if (isInsideAnyProtectedEntry(path, layout.hardProtected, layout.letterCase)) return 'hard-protected';
   if (isInsideAnyProtectedEntry(path, layout.unreadable, layout.letterCase)) return 'credential';
   if (isInsideAnyProtectedEntry(path, layout.readOnly, layout.letterCase)) return 'sensitive';
-  if (isInsideAnyScopedPath(path, layout.writable)) return 'writable-root';
+  const writable = isInsideAnyScopedPath(path, layout.writable);
+  if (
+    layout.sensitiveKinds !== undefined &&
+    (writable || isInsideAnyScopedPath(path, layout.writableGrants)) &&
+    // The `.git` entry itself counts when a write of it is refused (a `.git` folder at a root is a protected parent).
+    matchSensitiveNames(path, layout.sensitiveKinds.names, layout.letterCase).some((match) => match.kind !== 'git-file')
+  ) {
+    return 'sensitive';
+  }
+  if (writable) return 'writable-root';
   return 'outside';
 }
 
@@ -97,8 +111,11 @@ export function checkAccess(
   options: CheckAccessOptions = {},
 ): AccessDecision {
   const layout = layoutOf(policy);
-  const tier = classifyPath(layout, canonicalPath);
-  if (layoutAllows(layout, canonicalPath, access, actor)) {
+  const judgement = judgeLayoutAccess(layout, canonicalPath, access, actor);
+  const classified = classifyPath(layout, canonicalPath);
+  // A write refused by a kind rule (e.g. a repository's hooks folder, found on the host) is tier 3.
+  const tier = judgement.kind !== undefined && (classified === 'writable-root' || classified === 'outside') ? 'sensitive' : classified;
+  if (judgement.allowed) {
     return { allowed: true, path: canonicalPath, access, tier };
   }
   if (tier === 'hard-protected' && access === 'write') {

@@ -1,3 +1,5 @@
+import { sensitiveRootEntryNames } from './git-sensitive-names.js';
+
 /** One default protected entry and why it is protected (architecture §3.8: each entry carries its reason). */
 export interface ProtectedEntry {
   /** Relative to the home directory (or, for root entries, to every writable root). */
@@ -217,22 +219,12 @@ export const sensitiveHomeDefaults: readonly ProtectedEntry[] = entries([
 export const defaultSensitiveHomeEntries: readonly string[] = Object.freeze(sensitiveHomeDefaults.map((entry) => entry.path));
 
 /**
- * Sensitive names below every writable root (tier 3). Of `.git`, only the names through which git
- * decides what code to run: `hooks/`, `config`, and the redirections `commondir` (config and hooks
- * of another folder), `config.worktree` and `worktrees/` (each linked worktree's own `commondir`
- * and `config.worktree`). The rest of `.git` stays writable so that `git commit` works in
- * `workspace-write` (peers.md).
+ * Sensitive names below every writable root (tier 3), place-based: derived from the one table of
+ * git's program-running names and the work-tree names (`git-sensitive-names.ts`). The same names
+ * are also protected at any depth by rule (`sensitiveNameRules`, architecture §3.10). The rest of
+ * `.git` stays writable so that `git commit` works in `workspace-write` (peers.md).
  */
-export const defaultSensitiveRootEntries: readonly string[] = Object.freeze([
-  '.git/hooks',
-  '.git/config',
-  '.git/commondir',
-  '.git/config.worktree',
-  '.git/worktrees',
-  '.envrc',
-  '.vscode',
-  '.idea',
-]);
+export const defaultSensitiveRootEntries: readonly string[] = sensitiveRootEntryNames;
 
 /**
  * Entries of the OpenWork home that hold what openwork stored (architecture §3.8 "secrets at

@@ -192,7 +192,11 @@ describe('deriveSandboxLayout (architecture §3.2, §3.4)', () => {
       ]),
     );
     expect(Object.isFrozen(layout)).toBe(true);
-    for (const [name, entries] of Object.entries(layout)) {
+    const { sensitiveKinds, ...lists } = layout;
+    expect(Object.isFrozen(sensitiveKinds)).toBe(true);
+    expect(Object.isFrozen(sensitiveKinds?.names)).toBe(true);
+    for (const rule of sensitiveKinds?.names ?? []) expect(Object.isFrozen(rule) && Object.isFrozen(rule.names), rule.kind).toBe(true);
+    for (const [name, entries] of Object.entries(lists)) {
       expect(Object.isFrozen(entries), name).toBe(true);
       for (const entry of entries as SandboxLayout['writable']) expect(Object.isFrozen(entry), `${name} ${entry.path}`).toBe(true);
     }

@@ -2,6 +2,7 @@ import { defaultDeviceFiles } from './default-protected-paths.js';
 import { isInsideAnyScopedPath } from './is-inside-scoped-path.js';
 import type { SandboxLayout, ScopedPath } from './sandbox-layout.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
+import { defaultSensitiveKindRules } from './sensitive-kinds.js';
 
 function subtree(path: string): ScopedPath {
   return Object.freeze({ path, scope: 'subtree' as const });
@@ -35,6 +36,8 @@ function uniqueScoped(entries: readonly ScopedPath[]): ScopedPath[] {
  *   Not below grants: a grant must only ever add (monotonic).
  * - tier 4 (writable roots of the mode) and ordinary write grants → `writable`.
  * - grants at or below a tier 2/3 entry → `readableGrants` / `writableGrants` (never tier 1).
+ * - tier 3 by kind (`sensitiveKinds`, §3.10): the rules of the one table, at any depth inside
+ *   every writable entry; a grant at or below a kind entry reopens it (see `SandboxLayout`).
  */
 export function deriveSandboxLayout(policy: SandboxPolicy): SandboxLayout {
   const hardProtected = uniqueScoped([
@@ -87,6 +90,7 @@ export function deriveSandboxLayout(policy: SandboxPolicy): SandboxLayout {
     hardProtected: Object.freeze(hardProtected),
     readableGrants: Object.freeze(uniqueScoped(readableGrants)),
     writableGrants: Object.freeze(uniqueScoped(writableGrants)),
+    sensitiveKinds: defaultSensitiveKindRules,
     deviceFiles: Object.freeze(defaultDeviceFiles.map((device) => Object.freeze({ path: device, scope: 'exact' as const }))),
     network: policy.network,
     letterCase: policy.letterCase,

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { isGitInclude, readGitConfigFile } from './git-config-entries.js';
+import { gitSensitiveNames } from './git-sensitive-names.js';
 import type { GitConfigEntry } from './git-config-entries.js';
 import { configPath, gitFileTarget, kindOf, listSomeEntries, readSmallFile, realDirectory } from './git-files.js';
 import type { GitScanStatistics } from './git-files.js';
@@ -9,13 +10,13 @@ import type { ScopedPath } from './sandbox-layout.js';
 
 /**
  * The names inside a git directory through which git decides which configuration and hooks to
- * use (architecture §3.2 tier 3): `commondir` moves config and hooks to another folder,
- * `config.worktree` adds configuration, `worktrees/<name>/` holds the `commondir`/`config.worktree`
- * of each linked worktree, and `modules/<name>/` the git directory (config, hooks) of each
- * submodule, which `git submodule update` takes as it finds it (issue 23 item 1). The rest of the
- * git directory stays writable (`git commit`).
+ * use (architecture §3.2 tier 3), from the one table `gitSensitiveNames`: `commondir` moves config
+ * and hooks to another folder, `config.worktree` adds configuration, `worktrees/<name>/` holds the
+ * `commondir`/`config.worktree` of each linked worktree, and `modules/<name>/` the git directory
+ * (config, hooks) of each submodule, which `git submodule update` takes as it finds it. The rest
+ * of the git directory stays writable (`git commit`).
  */
-export const gitRedirectionNames: readonly string[] = Object.freeze(['config', 'config.worktree', 'hooks', 'commondir', 'worktrees', 'modules']);
+export const gitRedirectionNames: readonly string[] = Object.freeze(gitSensitiveNames.map((entry) => entry.name));
 
 // Bounds for what is read from the host: a hostile tree must not make policy creation slow
 // (issue 23 item 6). Nothing below lists a folder of `.git` that a command can fill: `worktrees/`

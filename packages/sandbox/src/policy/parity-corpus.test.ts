@@ -12,6 +12,7 @@ import {
   renderSeatbeltProfile,
   resolveCheckedPathSync,
   seatbeltArguments,
+  sensitiveKindOf,
 } from '../index.js';
 import { buildParityCorpus, type ParityCorpus } from '../testing.js';
 import { seatbeltAllowsWrite } from '../seatbelt/test-support/seatbelt-allows-write.js';
@@ -29,6 +30,10 @@ afterAll(async () => {
   await fs.rm(temp, { recursive: true, force: true });
 });
 
+function isInHooksFolderAtDepth(corpus: ParityCorpus, canonical: string): boolean {
+  return corpus.hooksFoldersAtDepth.some((folder) => canonical === folder || canonical.startsWith(`${folder}/`));
+}
+
 /** Fence against the SBPL evaluator over the generated profile, for every mode, grant set, letter case, actor and path. */
 function compareWithSeatbelt(corpus: ParityCorpus): number {
   let compared = 0;
@@ -44,8 +49,10 @@ function compareWithSeatbelt(corpus: ParityCorpus): number {
           expect(read, `read ${label}`).toBe(evaluator.decide('file-read*', entry.canonical) === 'allow');
           const write = checkAccess(policy, entry.canonical, 'write', actor).allowed;
           const kernelWrite = seatbeltAllowsWrite(evaluator, entry.canonical);
-          // The one intended difference: device files are writable for processes only.
-          const expected = actor === 'file-tool' && entry.device && mode !== 'full-access' ? false : kernelWrite;
+          // The intended differences: device files are writable for processes only; the hooks
+          // folder of a nested repository is found by the fence alone (architecture §3.10).
+          const fenceOnly = kernelWrite && isInHooksFolderAtDepth(corpus, entry.canonical) && sensitiveKindOf(policy, entry.canonical) === 'hooks-path';
+          const expected = (actor === 'file-tool' && entry.device && mode !== 'full-access') || fenceOnly ? false : kernelWrite;
           expect(write, `write ${label}`).toBe(expected);
           compared += 2;
         }
@@ -164,6 +171,31 @@ describe('parity (architecture §3.4)', () => {
       for (const folder of [path.join(corpus.workspace, 'src'), path.join(corpus.workspace, '.git/objects'), path.join(corpus.extraRoot, 'data.txt')]) {
         expect(checkAccess(policy, folder, 'write', 'process').allowed, `${mode} ${folder}`).toBe(true);
         expect(evaluator.decideRename(folder, `${folder}.moved`), `${mode} ${folder}`).toBe('allow');
+      }
+    }
+  });
+
+  it('acc_10a tier 3 by kind at depth: the corpus holds every kind below every root, the fence and Seatbelt deny them alike, and git keeps working', () => {
+    const policy = corpus.policyFor('workspace-write', [], { letterCase: 'insensitive' });
+    const profile = renderSeatbeltProfile(deriveSandboxLayout(policy));
+    const evaluator = SeatbeltEvaluator.compile(profile.profile, profile.parameters);
+    const layout = deriveSandboxLayout(policy);
+    const byNameOnly = { ...layout, sensitiveKinds: { names: layout.sensitiveKinds?.names ?? [], repositoryHooksFolders: false } };
+    const kinds = new Map<string, number>();
+    for (const entry of corpus.entries) {
+      const kind = sensitiveKindOf(policy, entry.canonical);
+      if (kind === undefined || !entry.canonical.includes('/projects/') && !entry.canonical.includes('/a/b/c/') && !entry.canonical.includes('/nested/') && !entry.canonical.includes('/clone/')) continue;
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      expect(checkAccess(policy, entry.canonical, 'write', 'process'), entry.input).toMatchObject({ allowed: false, tier: 'sensitive', sandboxDenied: true });
+      // Seatbelt names every kind by pattern but a nested repository's hooks folder.
+      expect(seatbeltAllowsWrite(evaluator, entry.canonical), entry.input).toBe(sensitiveKindOf(byNameOnly, entry.canonical) === undefined);
+    }
+    expect([...kinds.keys()].sort()).toEqual(['envrc', 'git-commondir', 'git-config', 'git-file', 'git-hooks', 'git-modules', 'git-worktrees', 'hooks-path', 'idea', 'vscode']);
+    for (const name of ['.git/index', '.git/index.lock', '.git/refs/heads/main', '.git/logs/HEAD', '.git/HEAD', '.git/objects/ab/cdef', 'src/a.ts']) {
+      for (const depth of [1, 6]) {
+        const file = path.join(corpus.workspace, 'projects', ...Array.from({ length: depth }, (_, index) => `level${index + 1}`), name);
+        expect(checkAccess(policy, file, 'write', 'process').allowed, file).toBe(true);
+        expect(seatbeltAllowsWrite(evaluator, file), file).toBe(true);
       }
     }
   });

@@ -57,6 +57,13 @@ export interface ParityCorpus {
    */
   readonly linksInRoots: readonly string[];
   readonly entries: readonly ParityCorpusEntry[];
+  /**
+   * Folders named by the `core.hooksPath` of repositories below a writable root that the policy's
+   * scan does not reach (nested repositories): the fence protects them by kind, found per
+   * repository when it judges a write; Seatbelt cannot name them by pattern and keeps what the
+   * policy resolved (architecture §3.10, the one documented difference of the kind rules).
+   */
+  readonly hooksFoldersAtDepth: readonly string[];
   /** Inputs canonicalisation refuses (dangling symbolic links on the way): never checked, always denied. */
   readonly refused: readonly string[];
   readonly modes: readonly SandboxMode[];
@@ -171,6 +178,62 @@ export async function buildParityCorpus(tempRoot: string, variant: ParityCorpusV
   await write(path.join(gitStore, 'hooks/post-checkout'), '#!/bin/sh\n');
   await write(path.join(gitStore, 'index'), 'index\n');
   await write(path.join(tempDir, '.git'), `gitdir: ${gitStore}\n`);
+
+  // Tier 3 by kind at any depth (architecture §3.10): nested repositories at depth 1–6 in the
+  // workspace, one in the extra and one in the temp root, a git file and a link as `.git` at depth,
+  // `.envrc`/`.vscode`/`.idea` at depth, other spellings, and a nested repository whose
+  // `core.hooksPath` names a folder (which only the fence finds, per repository).
+  const depthBases: string[] = [];
+  const depthFiles: string[] = [];
+  for (let depth = 1; depth <= 6; depth += 1) {
+    const repository = path.join(workspace, 'projects', ...Array.from({ length: depth }, (_, index) => `level${index + 1}`));
+    await write(path.join(repository, '.git/HEAD'), 'ref: refs/heads/main\n');
+    await write(path.join(repository, '.git/config'), '[core]\n');
+    await write(path.join(repository, '.git/objects/ab/cdef'), 'object\n');
+    depthBases.push(repository, path.join(repository, '.git'), path.join(repository, '.git/hooks'));
+    depthFiles.push(
+      ...['.git/config', '.git/config.worktree', '.git/commondir', '.git/worktrees/w/gitdir', '.git/modules/m/config', '.git/modules/m/hooks/post-checkout', '.git/index', '.git/index.lock', '.git/refs/heads/main', '.git/logs/HEAD', '.git/HEAD', '.envrc', '.vscode/tasks.json', '.idea/workspace.xml', 'src/a.ts'].map((name) => path.join(repository, name)),
+    );
+  }
+  await write(path.join(workspace, 'projects/level1/vendored/.git/HEAD'), 'ref: refs/heads/main\n');
+  await write(path.join(extraRoot, 'nested/repo/.git/HEAD'), 'ref: refs/heads/main\n');
+  await write(path.join(tempDir, 'clone/repo/.git/HEAD'), 'ref: refs/heads/main\n');
+  await write(path.join(workspace, 'projects/worktree/.git'), `gitdir: ${path.join(workspace, 'projects/level1/.git/worktrees/w')}\n`);
+  await fs.mkdir(path.join(workspace, 'projects/linked'), { recursive: true });
+  await fs.symlink(path.join(workspace, 'projects/level1/.git'), path.join(workspace, 'projects/linked/.git'));
+  const huskyRepository = path.join(workspace, 'projects/level1/level2/web');
+  await write(path.join(huskyRepository, '.git/HEAD'), 'ref: refs/heads/main\n');
+  await write(path.join(huskyRepository, '.git/config'), '[core]\n\thooksPath = .husky/_\n');
+  await write(path.join(huskyRepository, '.husky/pre-commit'), '#!/bin/sh\n');
+  const hooksFoldersAtDepth = [path.join(huskyRepository, '.husky'), path.join(huskyRepository, '.husky/_')];
+  depthBases.push(
+    path.join(workspace, 'projects/level1/vendored'),
+    path.join(workspace, 'projects/level1/vendored/.git'),
+    path.join(extraRoot, 'nested/repo/.git'),
+    path.join(tempDir, 'clone/repo/.git'),
+    path.join(tempDir, 'clone/repo/.git/hooks'),
+    path.join(workspace, 'projects/worktree'),
+    path.join(workspace, 'projects/linked'),
+    huskyRepository,
+    path.join(huskyRepository, '.husky'),
+    path.join(huskyRepository, '.husky/_'),
+  );
+  depthFiles.push(
+    path.join(workspace, 'projects/worktree/.git'),
+    path.join(workspace, 'projects/linked/.git'),
+    path.join(workspace, 'projects/level1/.GIT/hooks/pre-commit'),
+    path.join(workspace, 'projects/level1/level2/.Git/Config'),
+    path.join(workspace, 'projects/level1/level2/level3/.VSCODE/tasks.json'),
+    path.join(workspace, 'projects/level1/.Envrc'),
+    path.join(workspace, 'a/b/c/d/e/f/.envrc'),
+    path.join(workspace, 'a/b/c/d/e/f/.vscode'),
+    path.join(workspace, 'a/b/c/.idea/misc.xml'),
+    path.join(workspace, 'a/x.git/hooks/pre-commit'),
+    path.join(workspace, 'a/.gitignore'),
+    path.join(workspace, 'a/.envrc.local'),
+    path.join(outside, 'repo/.git/hooks/pre-commit'),
+    path.join(outside, 'repo/.envrc'),
+  );
 
   // linked-root-names: a link at every protected root name of the workspace, and in its .git.
   const linksInRoots: string[] = [];
@@ -331,6 +394,10 @@ export async function buildParityCorpus(tempRoot: string, variant: ParityCorpusV
     for (const suffix of suffixes) inputs.add(suffix === '' ? base : `${base}/${suffix}`);
   }
   for (const input of specific) inputs.add(input);
+  for (const base of depthBases) {
+    for (const suffix of ['', 'new.txt', 'config', 'hooks/pre-push', '.envrc']) inputs.add(suffix === '' ? base : `${base}/${suffix}`);
+  }
+  for (const input of depthFiles) inputs.add(input);
 
   const entries: ParityCorpusEntry[] = [];
   const refused: string[] = [];
@@ -370,6 +437,16 @@ export async function buildParityCorpus(tempRoot: string, variant: ParityCorpusV
       ],
     },
     {
+      name: 'grants at and above kinds at depth',
+      grants: [
+        { path: path.join(workspace, 'projects/level1/level2/.git/hooks'), access: 'write', scope: 'subtree' },
+        { path: path.join(workspace, 'projects/level1/.git/config'), access: 'write', scope: 'exact' },
+        { path: path.join(workspace, 'projects/level1/level2/level3/.git'), access: 'write', scope: 'subtree' },
+        { path: path.join(workspace, 'a/b/c/d/e/f/.vscode'), access: 'write', scope: 'subtree' },
+        { path: path.join(outside, 'repo'), access: 'write', scope: 'subtree' },
+      ],
+    },
+    {
       name: 'outside and hard-protected grants',
       grants: [
         { path: outside, access: 'write', scope: 'subtree' },
@@ -393,6 +470,7 @@ export async function buildParityCorpus(tempRoot: string, variant: ParityCorpusV
     variant,
     linksInRoots: Object.freeze(linksInRoots),
     entries: Object.freeze(entries),
+    hooksFoldersAtDepth: Object.freeze(hooksFoldersAtDepth),
     refused: Object.freeze([...new Set(refused)]),
     modes: Object.freeze(['read-only', 'workspace-write', 'full-access'] as const),
     grantSets: Object.freeze(grantSets),

@@ -1,4 +1,5 @@
 import type { LetterCase, NetworkAccess, PathScope } from './sandbox-policy.js';
+import type { SensitiveKindRules } from './sensitive-kinds.js';
 
 /** A canonical absolute path with how far it reaches. */
 export interface ScopedPath {
@@ -27,6 +28,12 @@ export interface ScopedPath {
  * 'insensitive'`, "inside" a deny-side entry (`readOnly`, `unreadable`, `hardProtected`) ignores
  * ASCII letter case; allow-side entries always match exactly.
  *
+ * Tier 3 by kind (`sensitiveKinds`, architecture §3.10): additionally, a write of P through a
+ * `writable` or `writableGrants` entry W (the deepest one holding P) is refused when P is at or
+ * below a kind entry K (a `.git/hooks`, `.git/config`, `.envrc`, `.vscode` … at any depth, a `.git`
+ * entry itself, or a repository's `core.hooksPath` folder) that lies strictly below W. A W at or
+ * below K (a grant naming `.git/hooks/pre-commit` or `.vscode`) reopens K: most specific rule wins.
+ *
  * Folders that hold protected entries (`protectedParents(layout)`): every folder from a writable
  * entry down to the parent of a `readOnly`/`unreadable` entry inside it is not writable itself —
  * it cannot be created, renamed, moved onto or removed — so that `mv .git .g; edit .g/hooks; mv .g
@@ -48,6 +55,12 @@ export interface SandboxLayout {
   readonly writableGrants: readonly ScopedPath[];
   /** Device files a process may always write (`/dev/null` …); never writable for file tools. Exact paths. */
   readonly deviceFiles: readonly ScopedPath[];
+  /**
+   * Tier 3 by kind, at any depth inside every writable entry (see above). Optional so that
+   * hand-built layouts stay valid (absent: no kind rules); `deriveSandboxLayout` always sets it.
+   * Name rules are pure pattern matches; `repositoryHooksFolders` is judged from the host per call.
+   */
+  readonly sensitiveKinds?: SensitiveKindRules;
   /** Whether sandboxed processes reach the network (rendered by both backends). */
   readonly network: NetworkAccess;
   /** How deny-side entries match (see above). */

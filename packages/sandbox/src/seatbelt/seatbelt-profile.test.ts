@@ -91,7 +91,7 @@ describe('Seatbelt profile (architecture §3.4)', () => {
       expect(heads.filter((name) => name === 'deny')).toHaveLength(1);
     }
     expect(render().profile).toMatch(/^\(deny default\)$/m);
-    expect(render().profile).toMatch(/\(allow file-write\* \(require-all \(subpath \(param "WRITABLE_ROOT_0"\)\)( \(require-not \((literal|subpath) \(param "(READ_ONLY|UNREADABLE|PROTECTED_PARENT)_\d+"\)\)\))+\)\)/);
+    expect(render().profile).toMatch(/\(allow file-write\* \(require-all \(subpath \(param "WRITABLE_ROOT_0"\)\)( \(require-not \((literal|subpath) \(param "(READ_ONLY|UNREADABLE|PROTECTED_PARENT)_\d+"\)\)\))+ \(require-not \(regex \(param "SENSITIVE_KINDS_\d+"\)\)\)\)\)/);
   });
 
   it('protected subtrees are excluded by literal and subpath, so mkdir of a missing .vscode is stopped too', () => {

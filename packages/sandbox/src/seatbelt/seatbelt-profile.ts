@@ -3,6 +3,7 @@ import { foldLetterCase } from '../policy/letter-case.js';
 import { protectedParents } from '../policy/protected-parents.js';
 import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
 import type { LetterCase } from '../policy/sandbox-policy.js';
+import { seatbeltKindPattern } from './seatbelt-kind-pattern.js';
 import { seatbeltPathPattern } from './seatbelt-path-pattern.js';
 import { seatbeltNetworkRules, seatbeltPlatformRules, seatbeltSystemSockets } from './seatbelt-platform-rules.js';
 
@@ -88,8 +89,16 @@ function matchFilter(table: ParameterTable, entry: ScopedPath, prefix: string): 
 }
 
 /** One allow rule for `entry`, with every overlapping exclusion folded in (no deny rules, §3.4). */
-function allowRule(operation: string, table: ParameterTable, exclusions: ExclusionRenderer, entry: ScopedPath, prefix: string, excluded: readonly Excluded[]): string {
-  const filters = excluded.filter((candidate) => exclusions.overlaps(candidate.entry, entry)).flatMap((candidate) => exclusions.filters(candidate));
+function allowRule(
+  operation: string,
+  table: ParameterTable,
+  exclusions: ExclusionRenderer,
+  entry: ScopedPath,
+  prefix: string,
+  excluded: readonly Excluded[],
+  extraFilters: readonly string[] = [],
+): string {
+  const filters = [...excluded.filter((candidate) => exclusions.overlaps(candidate.entry, entry)).flatMap((candidate) => exclusions.filters(candidate)), ...extraFilters];
   const match = matchFilter(table, entry, prefix);
   return filters.length === 0 ? `(allow ${operation} ${match})` : `(allow ${operation} (require-all ${match} ${filters.join(' ')}))`;
 }
@@ -107,6 +116,10 @@ function readRules(layout: SandboxLayout, table: ParameterTable, exclusions: Exc
  * Writes: each writable entry minus the read-only and unreadable entries inside it and the folders
  * that hold them (`protectedParents`: no rename, removal or creation of `.git`, `~/.config`, the
  * root itself …); grants inside sensitive/credential entries minus tier 1 (§3.3) and its folders.
+ * Both minus tier 3 by kind at any depth below them (`seatbeltKindPattern`). A repository's
+ * `core.hooksPath` folder is the one kind Seatbelt cannot name by pattern: the profile keeps what
+ * the policy resolved when it was built (`gitRedirections`, in `readOnly`); the fence also finds
+ * the hooks folders of repositories at any depth when it judges a write.
  */
 function writeRules(layout: SandboxLayout, table: ParameterTable, exclusions: ExclusionRenderer): string[] {
   const parents = protectedParents(layout).map((entry) => ({ entry, prefix: 'PROTECTED_PARENT' }));
@@ -116,9 +129,14 @@ function writeRules(layout: SandboxLayout, table: ParameterTable, exclusions: Ex
     ...parents,
   ];
   const tierOne = [...layout.hardProtected.map((entry) => ({ entry, prefix: 'HARD_PROTECTED' })), ...parents];
+  // Tier 3 by kind at any depth (§3.10): one regex per writable entry, for the kind entries strictly below it.
+  const kinds = (entry: ScopedPath): string[] =>
+    layout.sensitiveKinds === undefined || entry.scope !== 'subtree'
+      ? []
+      : [`(require-not (regex ${table.add('SENSITIVE_KINDS', seatbeltKindPattern(entry.path, layout.sensitiveKinds.names, layout.letterCase))}))`];
   return [
-    ...layout.writable.map((entry) => allowRule('file-write*', table, exclusions, entry, 'WRITABLE_ROOT', protectedEntries)),
-    ...layout.writableGrants.map((entry) => allowRule('file-write*', table, exclusions, entry, 'WRITABLE_GRANT', tierOne)),
+    ...layout.writable.map((entry) => allowRule('file-write*', table, exclusions, entry, 'WRITABLE_ROOT', protectedEntries, kinds(entry))),
+    ...layout.writableGrants.map((entry) => allowRule('file-write*', table, exclusions, entry, 'WRITABLE_GRANT', tierOne, kinds(entry))),
   ];
 }
 

@@ -21,6 +21,18 @@ export interface ApplyStagedWritesOptions {
   readonly maxRecordedChanges?: number;
   /** Files up to this size have their bytes recorded (before and after) for undo: default 1 MiB. */
   readonly maxRecordedFileBytes?: number;
+  /**
+   * `move` (the command has ended): files leave the upper layer by rename where they can. `copy`
+   * (the command still runs, its overlay mounted): files are copied and the upper layer is never
+   * changed — what the command sees stays what it wrote.
+   */
+  readonly mode?: 'move' | 'copy';
+  /**
+   * Upper-layer entries already judged by an earlier pass over the same layer (`copy` passes of a
+   * running command), by path, with what they were then: an entry unchanged since is skipped.
+   * Filled by this pass.
+   */
+  readonly judged?: Map<string, string>;
   /** The judge; default `judgeStagedWrite` (`checkAccess(policy, path, 'write', 'process')` and what only the final state tells). */
   readonly judge?: StagedWriteJudge;
 }
@@ -108,12 +120,25 @@ class StagedApply {
   readonly #counts = { created: 0, modified: 0, deleted: 0 };
   /** Hard links made inside the upper layer: the first host path each upper inode was applied to. */
   readonly #linked = new Map<string, string>();
+  readonly #copy: boolean;
+  readonly #judged: Map<string, string> | undefined;
 
   constructor(judge: StagedWriteJudge, options: ApplyStagedWritesOptions) {
     this.#judge = judge;
     this.#opaqueFolders = options.opaqueFolders ?? (() => new Set());
     this.#maxRecorded = options.maxRecordedChanges ?? 1000;
     this.#maxFileBytes = options.maxRecordedFileBytes ?? MIB;
+    this.#copy = options.mode === 'copy';
+    this.#judged = options.judged;
+  }
+
+  /** True when an earlier pass judged this entry as it is now (and records it as judged now). */
+  #judgedBefore(staged: string, stats: fs.Stats): boolean {
+    if (this.#judged === undefined) return false;
+    const signature = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.mode}`;
+    if (this.#judged.get(staged) === signature) return true;
+    this.#judged.set(staged, signature);
+    return false;
   }
 
   report(): StagedApplyReport {
@@ -195,6 +220,7 @@ class StagedApply {
     for (const name of names) {
       const staged = `${upper}/${name}`;
       const stats = fs.lstatSync(staged);
+      if (!stats.isDirectory() && this.#judgedBefore(staged, stats)) continue;
       if (isWhiteout(stats)) {
         if (host.lstat(name) !== undefined) this.#delete(host, name);
         continue;
@@ -254,8 +280,10 @@ class StagedApply {
     const before = existing?.isFile() === true ? this.#readRecorded(host.entry(name), existing.size) : undefined;
     const after = this.#readRecorded(staged, stats.size);
     const key = `${stats.dev}:${stats.ino}`;
-    const linkedTo = stats.nlink > 1 ? this.#linked.get(key) : undefined;
-    if (linkedTo !== undefined) {
+    const linkedTo = stats.nlink > 1 && !this.#copy ? this.#linked.get(key) : undefined;
+    if (this.#copy) {
+      this.#copyInto(staged, stats, host, name);
+    } else if (linkedTo !== undefined) {
       // A hard link the command made between two staged names: linked again on the host.
       const temporary = this.#temporaryName(host, name);
       fs.linkSync(linkedTo, host.entry(temporary));
@@ -283,6 +311,11 @@ class StagedApply {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
     }
+    this.#copyInto(staged, stats, host, name);
+  }
+
+  /** Copies a staged file beside `name` and renames the copy over it (the staged file stays). */
+  #copyInto(staged: string, stats: fs.Stats, host: HostDirectory, name: string): void {
     const temporary = this.#temporaryName(host, name);
     try {
       fs.copyFileSync(staged, host.entry(temporary), fs.constants.COPYFILE_EXCL);

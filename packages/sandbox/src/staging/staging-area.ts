@@ -15,6 +15,11 @@ export interface StagingRoot extends StagedRoot {
 /** The per-call staging folder: one upper and one work folder per overlaid root. */
 export interface StagingArea {
   readonly folder: string;
+  /**
+   * Where the sandbox sees the folder: in bwrap's own `/dev` (nothing is made on the host), under a
+   * name of this call only, so that the call's processes can be told by their mounts.
+   */
+  readonly mountPoint: string;
   readonly roots: readonly StagingRoot[];
   /** Removes the folder and everything still in it (after the changes were applied). */
   remove(): void;
@@ -73,8 +78,12 @@ function reapStagingFolders(base: string): void {
  * the shared-memory file system. The candidate on the same file system as the first root comes
  * first, so applying a change is a rename, not a copy.
  */
+function stagingCandidates(openworkHome: string): string[] {
+  return [`${openworkHome}/staging`, `/dev/shm/openwork-${os.userInfo().uid}/staging`];
+}
+
 export function stagingBases(openworkHome: string, targets: readonly string[]): string[] {
-  const candidates = [`${openworkHome}/staging`, `/dev/shm/openwork-${os.userInfo().uid}/staging`];
+  const candidates = stagingCandidates(openworkHome);
   const clear = candidates.filter(
     (base) => !targets.some((target) => isInsideScopedPath(base, { path: target, scope: 'subtree' }) || isInsideScopedPath(target, { path: base, scope: 'subtree' })),
   );
@@ -104,11 +113,12 @@ export function stagingBases(openworkHome: string, targets: readonly string[]): 
  */
 export function createStagingArea(openworkHome: string, targets: readonly string[]): StagingArea {
   const bases = stagingBases(openworkHome, targets);
+  // Folders of ended processes go from every place a call may have staged, not only this call's.
+  for (const base of stagingCandidates(openworkHome)) reapStagingFolders(base);
   const failures: string[] = [];
   for (const base of bases) {
     try {
       fs.mkdirSync(base, { recursive: true, mode: 0o700 });
-      reapStagingFolders(base);
       const folder = fs.mkdtempSync(`${base}/${process.pid}-`);
       const roots = targets.map((target, index) => {
         const name = `r${index}`;
@@ -117,7 +127,7 @@ export function createStagingArea(openworkHome: string, targets: readonly string
         fs.mkdirSync(`${folder}/${name}/work`);
         return { target, upper: `${folder}/${name}/upper`, work: `${folder}/${name}/work`, name };
       });
-      return { folder, roots, remove: () => removeStagingFolder(folder) };
+      return { folder, mountPoint: `/dev/.openwork-stage-${folder.slice(folder.lastIndexOf('/') + 1)}`, roots, remove: () => removeStagingFolder(folder) };
     } catch (error) {
       failures.push(`${base}: ${(error as Error).message}`);
     }

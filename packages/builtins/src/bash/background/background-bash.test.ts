@@ -68,7 +68,7 @@ describe('background bash (issue 26)', () => {
 
     await writeFile(join(fixture.workspace, 'trigger-1'), '');
     const first = await readUntil(fixture, taskId, 'change 1');
-    expect(first).toMatch(/^change 1\n\[task bg-[0-9a-f]{6}: running\]\n/);
+    expect(first).toBe(`change 1\n[task ${taskId}: running]`);
 
     await writeFile(join(fixture.workspace, 'trigger-2'), '');
     // One read of the whole second part: wait until the session has received all of it.
@@ -95,6 +95,24 @@ describe('background bash (issue 26)', () => {
     const done = await fixture.call('bash_output', { taskId });
     expect(task(done)).toMatchObject({ state: 'exited', exitCode: 0 });
     expect(ToolResult.text(done)).toBe(`(no new output)\n[task ${taskId}: exited 0]`);
+  });
+
+  it('says how to use the task tools once, in the result that starts the task; later reads and answers carry the state line alone', async () => {
+    const fixture = await bashFixture();
+    const command = 'echo started; while read -r line; do echo "got $line"; done';
+    const started = await fixture.call('bash', { command, runInBackground: true, yieldMs: 300 });
+    const { taskId } = task(started);
+    const usage = `task ${taskId} keeps running in the background. Read what it prints next with bash_output {"taskId":"${taskId}"} (waitMs up to 30000 waits for new output); type into it with bash_input {"taskId":"${taskId}","input":"…\\n"}; stop it with bash_kill {"taskId":"${taskId}"}.`;
+    expect(ToolResult.text(started)).toBe(`started\n[task ${taskId}: running]\n${usage}`);
+
+    expect(ToolResult.text(await fixture.call('bash_output', { taskId }))).toBe(`(no new output)\n[task ${taskId}: running]`);
+    expect(ToolResult.text(await fixture.call('bash_input', { taskId, input: 'one\n' }))).toBe(`got one\n[task ${taskId}: running]`);
+    expect(ToolResult.text(await fixture.call('bash_output', { taskId, waitMs: 0 }))).toBe(`(no new output)\n[task ${taskId}: running]`);
+    // An error keeps its own hint: typing into an ended task says how to start it again.
+    expect(ToolResult.text(await fixture.call('bash_kill', { taskId }))).toBe(`(no new output)\n[task ${taskId}: killed by bash_kill]`);
+    const refused = await fixture.call('bash_input', { taskId, input: 'two\n' });
+    expect(refused.error?.code).toBe('invalid_arguments');
+    expect(ToolResult.text(refused)).toContain('Start the command again with bash and runInBackground: true');
   });
 
   it('at most 8 running tasks per session: the ninth is refused naming the eight, and starts once one is killed', async () => {

@@ -21,14 +21,17 @@ export function taskStatusLine(task: BackgroundTask): string {
 
 /**
  * One part of a task's output for the model: the new output (bounded like bash, §7.9), the status
- * line, then what to do next — how to read more while it runs (`task <id>`, issue 26).
+ * line, and where the whole output is when this part was cut. The usage paragraph — how to read,
+ * type into and stop the task — is said once, in the result that starts it (`usage: true`); every
+ * later read carries the status line alone, so a session polling a task does not pay for the same
+ * paragraph on every call (the task tools' own descriptions say the same).
  */
-export function renderTaskRead(task: BackgroundTask, read: TaskRead): ToolOutput {
+export function renderTaskRead(task: BackgroundTask, read: TaskRead, options: { readonly usage?: boolean } = {}): ToolOutput {
   const lines = [read.newBytes === 0 ? '(no new output)' : read.text.replace(/\n$/, ''), taskStatusLine(task)];
   if (read.omittedBytes > 0 && task.spill !== undefined) {
     lines.push(`The whole output of task ${task.id} so far (up to 64 MiB) is saved at ${task.spill.displayPath}; use read with offset/limit, or grep, to look at it.`);
   }
-  if (task.state === 'running') {
+  if (options.usage === true && task.state === 'running') {
     const input = task.tty ? ' (on a terminal: \\u0003 is Ctrl-C, \\u0004 Ctrl-D)' : '';
     lines.push(
       `task ${task.id} keeps running in the background. Read what it prints next with bash_output {"taskId":"${task.id}"} (waitMs up to ${MAX_WAIT_MS} waits for new output); type into it with bash_input {"taskId":"${task.id}","input":"…\\n"}${input}; stop it with bash_kill {"taskId":"${task.id}"}.`,

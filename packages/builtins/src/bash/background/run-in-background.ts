@@ -69,5 +69,5 @@ export async function runInBackground(session: ToolSessionContext, start: Backgr
   const read = await task.read();
   // Issue 26: hosts (MCP progress) hear of the first yield as it happens, before the result.
   start.reportProgress({ kind: 'message', message: `task ${id} ${task.state === 'running' ? 'is running' : `ended (${task.state})`} after the first yield; ${read.newBytes} bytes of output so far` });
-  return renderTaskRead(task, read);
+  return renderTaskRead(task, read, { usage: true });
 }
