@@ -17,14 +17,15 @@ export interface SandboxCommand {
 
 /**
  * The argv to spawn instead of the original one. `release()` must be called once the process has
- * exited (whatever the outcome): it removes any host-side artefacts the sandbox had to create,
- * such as mount-point files bubblewrap creates for protected names that did not exist.
+ * exited (whatever the outcome): a backend that stages writes (bubblewrap) applies then what the
+ * rules allow and removes the call's staging folder; until then nothing the command wrote is on
+ * the host.
  */
 export interface WrappedCommand {
   readonly argv: readonly string[];
   /**
-   * Resolves with what the model should be told about the call's after-effects (e.g. a planted
-   * repository moved aside, `auditGitRepositories`), or with nothing.
+   * Resolves with what the model should be told about the call's after-effects (changes the rules
+   * refused to apply) and, where writes are staged, what was applied, or with nothing.
    */
   release(): Promise<SandboxReleaseReport | void>;
   /**

@@ -46,6 +46,26 @@ function processesWith(token: string): number[] {
   return found;
 }
 
+/** Host pids of the daemon loop itself (its argv is `sh -c <loop>`, not the command that started it). */
+function daemonsWith(token: string): number[] {
+  return processesWith(token).filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sh\0-c\0n=0;');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The counter as the sandboxed process `pid` sees it (0 when it cannot be read). */
+function countSeenBy(pid: number, marker: string): number {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/root${marker}`, 'utf8').trim()) || 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Poll until `condition` holds, at most `attempts` × 50 ms (a bound, not a timing assertion). */
 async function eventually(condition: () => boolean, attempts = 200): Promise<boolean> {
   for (let attempt = 0; attempt < attempts; attempt += 1) {
@@ -87,20 +107,36 @@ describe('daemons do not outlive the sandboxed command', () => {
       const token = `ow-daemon-${randomUUID()}`;
       const marker = path.join(workspace, `${token}.count`);
       const wrapped = backend.wrap({ argv: ['/bin/bash', '-c', `${daemonScript(style, marker, token)} sleep 600`], cwd: workspace }, policy);
+      let released = false;
       try {
         const [file, ...args] = wrapped.argv as [string, ...string[]];
         const child = spawn(file, args, { cwd: workspace, detached: true, stdio: 'ignore' });
         const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-        expect(await eventually(() => fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() !== '')).toBe(true);
+        // Staged writes (architecture §3.10): the counter reaches the host only at release(), so the
+        // daemon is watched as the sandbox sees it, through its own root (`/proc/<pid>/root`).
+        let seen = 0;
+        expect(
+          await eventually(() => {
+            seen = Math.max(0, ...daemonsWith(token).map((pid) => countSeenBy(pid, marker)));
+            return seen > 0;
+          }),
+        ).toBe(true);
+        expect(fs.existsSync(marker)).toBe(false); // nothing reached the host while the command ran
         process.kill(-(child.pid as number), 'SIGKILL'); // what a process backend does on timeout
         await closed;
         expect(await eventually(() => processesWith(token).length === 0)).toBe(true);
-        // And the counter stops: read it twice across a few daemon periods.
+        // What the daemon wrote before it died is applied at release(), as without staging; and the
+        // counter stops: read it twice across a few daemon periods.
+        const report = await wrapped.release();
+        released = true;
+        expect(report?.notices).toEqual([]);
         const stopped = fs.readFileSync(marker, 'utf8');
+        expect(Number(stopped)).toBeGreaterThanOrEqual(seen);
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect(fs.readFileSync(marker, 'utf8')).toBe(stopped);
+        expect(processesWith(token)).toEqual([]);
       } finally {
-        await wrapped.release();
+        if (!released) await wrapped.release();
       }
     });
   }

@@ -5,6 +5,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { WrappedCommand } from '../../backend/sandbox-backend.js';
+import type { StagedApplyReport } from '../../staging/staged-writes.js';
 import { BubblewrapBackend } from '../bubblewrap-backend.js';
 
 export interface WrappedRun {
@@ -12,6 +13,22 @@ export interface WrappedRun {
   readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
+  /** What `release()` told the model (architecture §3.5): refused staged changes, audit findings. */
+  readonly notices: readonly string[];
+  /** With staged writes (architecture §3.10): what `release()` applied to the host and what it refused. */
+  readonly staged: StagedApplyReport | undefined;
+}
+
+/** What a `release()` reported, as `WrappedRun` carries it. */
+export async function releaseReport(wrapped: WrappedCommand): Promise<Pick<WrappedRun, 'notices' | 'staged'>> {
+  const report = await wrapped.release();
+  const staged = report !== undefined && 'staged' in report ? (report as { staged: StagedApplyReport }).staged : undefined;
+  return { notices: report?.notices ?? [], staged };
+}
+
+/** The host paths of a staged run's refused changes, for assertions. */
+export function refusedPaths(run: Pick<WrappedRun, 'staged'>): string[] {
+  return (run.staged?.refused ?? []).map((refusal) => refusal.path);
 }
 
 /**
@@ -49,8 +66,12 @@ export function spawnSandboxed(argv: readonly string[], cwd: string, stdin: 'ign
   return { child, closed };
 }
 
-/** Run a wrapped argv to its end with `spawnSandboxed`, and always call `release()` afterwards. */
+/**
+ * Run a wrapped argv to its end with `spawnSandboxed`, and always call `release()` afterwards; the
+ * result carries what `release()` reported (with staged writes, what reached the host).
+ */
 export async function runWrapped(wrapped: WrappedCommand, cwd: string, timeoutMs = 20_000): Promise<WrappedRun> {
+  let ran: Omit<WrappedRun, 'notices' | 'staged'>;
   try {
     const { child, closed } = spawnSandboxed(wrapped.argv, cwd, 'ignore', timeoutMs);
     let stdout = '';
@@ -58,10 +79,12 @@ export async function runWrapped(wrapped: WrappedCommand, cwd: string, timeoutMs
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const [code, signal] = await closed;
-    return { code, signal, stdout, stderr };
-  } finally {
+    ran = { code, signal, stdout, stderr };
+  } catch (error) {
     await wrapped.release();
+    throw error;
   }
+  return { ...ran, ...(await releaseReport(wrapped)) };
 }
 
 /** A fresh, canonical temp directory; remove it with `fs.rm(dir, {recursive: true, force: true})`. */
