@@ -90,4 +90,14 @@ export interface AsyncFileSystem {
   sha256File(path: string, options?: { readonly signal?: AbortSignal }): Promise<string>;
   /** Replaces the file at `path` all at once: temp file in the same directory, fsync, compare, rename (§6.2). */
   atomicWrite(path: string, content: string | Uint8Array, options?: AtomicWriteOptions): Promise<AtomicWriteResult>;
+  // Optional: what undo and reapply of a sandboxed command's changes need besides files (folders
+  // and links, architecture §3.10). An implementation without them cannot undo those changes.
+  /** The target of the symbolic link at `path` (not followed). `NodeFileSystem`: a canonical path, never through a link. */
+  readlink?(path: string): Promise<string>;
+  /** Creates a symbolic link at `path` pointing at `target`; fails with `already_exists` when anything is there. */
+  symlink?(target: string, path: string): Promise<void>;
+  /** Creates one folder with exactly these permission bits; its parent must exist, and nothing may be at `path`. */
+  mkdir?(path: string, mode: number): Promise<void>;
+  /** Removes an empty folder (`not_empty` otherwise); never follows a link at `path`. */
+  rmdir?(path: string): Promise<void>;
 }

@@ -314,8 +314,10 @@ export class Session {
   }
 
   /**
-   * §8.4: undoes the changes `changeIds` (last first). Each file must still hold what the change
-   * wrote, else a conflict and nothing is overwritten. On success the stored artifacts say
+   * §8.4: undoes the changes `changeIds` (last first); a bash call's id stands for every change
+   * it made (architecture §3.10). Each file must still hold what the change wrote, else a
+   * conflict and nothing is overwritten; a change recorded without its contents (binary, larger
+   * than 1 MiB) is refused as `not_recorded`, with the reason. On success the stored artifacts say
    * `undone: true`. `session_active` while a turn or a call runs. Never throws for these cases.
    */
   undo(changeIds: readonly string[]): Promise<FileChangesOutcome> {
@@ -376,7 +378,7 @@ export class Session {
   async #moveFileChanges(operation: 'undo' | 'reapply', changeIds: readonly string[]): Promise<FileChangesOutcome> {
     this.#checkUsable();
     if (!Array.isArray(changeIds) || changeIds.length === 0 || changeIds.some((id) => typeof id !== 'string')) {
-      throw new CoreError('invalid_argument', `Session.${operation} needs a non-empty list of change ids (the tool call ids of write and edit calls).`);
+      throw new CoreError('invalid_argument', `Session.${operation} needs a non-empty list of change ids (the tool call ids of write and edit calls, a bash call's change ids or its call id for all of them).`);
     }
     if (this.#activity !== undefined) {
       return { ok: false, code: 'session_active', operation, message: new SessionActiveError(this.id, this.#activity, `${operation === 'undo' ? 'an undo' : 'a reapply'}`).message };
