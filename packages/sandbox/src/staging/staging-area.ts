@@ -143,8 +143,16 @@ export function createStagingArea(openworkHome: string, targets: readonly string
   const failures: string[] = [];
   for (const base of bases) {
     try {
-      fs.mkdirSync(base, { recursive: true, mode: 0o700 });
-      const folder = fs.mkdtempSync(`${base}/${process.pid}-`);
+      // Another process's last call may remove the shared folder right after we made it: make it again.
+      let folder: string | undefined;
+      for (let attempt = 0; folder === undefined; attempt += 1) {
+        fs.mkdirSync(base, { recursive: true, mode: 0o700 });
+        try {
+          folder = fs.mkdtempSync(`${base}/${process.pid}-`);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 10) throw error;
+        }
+      }
       const roots = targets.map((target, index) => {
         const name = `r${index}`;
         fs.mkdirSync(`${folder}/${name}`);
@@ -152,7 +160,16 @@ export function createStagingArea(openworkHome: string, targets: readonly string
         fs.mkdirSync(`${folder}/${name}/work`);
         return { target, upper: `${folder}/${name}/upper`, work: `${folder}/${name}/work`, name };
       });
-      return { folder, mountPoint: `/dev/.openwork-stage-${folder.slice(folder.lastIndexOf('/') + 1)}`, roots, remove: () => removeStagingFolder(folder) };
+      const remove = (): void => {
+        removeStagingFolder(folder);
+        // The shared folder goes with the last call that used it (another process may be adding one: then it stays).
+        try {
+          fs.rmdirSync(base);
+        } catch {
+          // not empty, or gone
+        }
+      };
+      return { folder, mountPoint: `/dev/.openwork-stage-${folder.slice(folder.lastIndexOf('/') + 1)}`, roots, remove };
     } catch (error) {
       failures.push(`${base}: ${(error as Error).message}`);
     }
