@@ -109,7 +109,10 @@ async function fileChangeOf(staged: StagedChange, changeId: string, context: Bas
     const link = { ...base, entry: 'symlink' as const };
     if (target === undefined) return { ...link, unrecorded: 'not_recorded' };
     if (staged.kind === 'deleted') return { ...link, beforeTarget: target };
-    // A replaced link's previous target is not in the record.
+    if (staged.kind === 'modified' && staged.beforeType === 'symlink' && staged.beforeLinkTarget !== undefined) {
+      return { ...link, beforeTarget: staged.beforeLinkTarget, afterTarget: target };
+    }
+    // What a link replaced, if it was no link, is not in the record.
     return { ...link, afterTarget: target, ...(staged.kind === 'modified' ? { unrecorded: 'not_recorded' as const } : {}) };
   }
   return fileOf(staged, { ...base, ...(staged.size === undefined ? {} : { size: staged.size }) }, context, budget);

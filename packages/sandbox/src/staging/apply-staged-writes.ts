@@ -257,7 +257,7 @@ class StagedApply {
       if (existing === undefined) child.chmodSelf(hostMode(stats.mode));
       else if (hostMode(existing.mode) !== hostMode(stats.mode) && this.#allowed(path, 'modify', staged, 'directory')) {
         child.chmodSelf(hostMode(stats.mode));
-        this.#record({ path, kind: 'modified', type: 'directory', mode: hostMode(stats.mode) });
+        this.#record({ path, kind: 'modified', type: 'directory', mode: hostMode(stats.mode), beforeType: 'directory', beforeMode: hostMode(existing.mode) });
       }
       this.#applyFolder(staged, child, existing !== undefined && this.#opaque.has(staged));
     } finally {
@@ -278,6 +278,7 @@ class StagedApply {
       existing = undefined;
     }
     const before = existing?.isFile() === true ? this.#readRecorded(host.entry(name), existing.size) : undefined;
+    const previous = existing === undefined ? {} : this.#previous(host, name, existing);
     const after = this.#readRecorded(staged, stats.size);
     const key = `${stats.dev}:${stats.ino}`;
     const linkedTo = stats.nlink > 1 && !this.#copy ? this.#linked.get(key) : undefined;
@@ -299,6 +300,7 @@ class StagedApply {
       type: 'file',
       mode,
       size: stats.size,
+      ...previous,
       ...(after !== undefined && (existing === undefined || before !== undefined) ? { after, before: before ?? null } : {}),
     });
   }
@@ -328,6 +330,18 @@ class StagedApply {
     }
   }
 
+  /** What an entry about to be replaced was: its type, permission bits and, for a link, its target. */
+  #previous(host: HostDirectory, name: string, existing: fs.Stats): Pick<StagedChange, 'beforeType' | 'beforeMode' | 'beforeLinkTarget'> {
+    const type = typeOf(existing);
+    if (type === undefined) return {};
+    if (type !== 'symlink') return { beforeType: type, beforeMode: hostMode(existing.mode) };
+    try {
+      return { beforeType: type, beforeLinkTarget: fs.readlinkSync(host.entry(name)) };
+    } catch {
+      return { beforeType: type };
+    }
+  }
+
   #temporaryName(host: HostDirectory, name: string): string {
     for (;;) {
       const candidate = `.${name.slice(0, 200)}.openwork-${randomBytes(6).toString('hex')}`;
@@ -345,10 +359,11 @@ class StagedApply {
       if (!this.#delete(host, name)) return;
       existing = undefined;
     }
+    const previous = existing === undefined ? {} : this.#previous(host, name, existing);
     const temporary = this.#temporaryName(host, name);
     fs.symlinkSync(target, host.entry(temporary));
     fs.renameSync(host.entry(temporary), host.entry(name));
-    this.#record({ path, kind: existing === undefined ? 'created' : 'modified', type: 'symlink', linkTarget: target });
+    this.#record({ path, kind: existing === undefined ? 'created' : 'modified', type: 'symlink', linkTarget: target, ...previous });
   }
 
   /**
