@@ -4,6 +4,7 @@ import type { AccessDecision } from '../policy/access-decision.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
 import { HostDirectory } from './host-directory.js';
 import { judgeStagedWrite } from './judge-staged-write.js';
+import { withRepositoryScan } from '../policy/sensitive-kinds.js';
 import type { StagedApplyReport, StagedChange, StagedEntryType, StagedRefusal, StagedRoot, StagedSkip } from './staged-writes.js';
 
 /** Judges one host path a staged change would write (create, replace, remove). */
@@ -104,7 +105,10 @@ function countBelow(folder: string): number {
 export function applyStagedWrites(policy: SandboxPolicy, roots: readonly StagedRoot[], options: ApplyStagedWritesOptions = {}): StagedApplyReport {
   const judge: StagedWriteJudge = options.judge ?? ((path, operation, staged, type) => judgeStagedWrite(policy, path, operation, staged, type));
   const run = new StagedApply(judge, options);
-  for (const root of roots) run.applyRoot(root);
+  // One pass: each folder's repository (its hooks folders) is read once, however many paths it holds.
+  withRepositoryScan(() => {
+    for (const root of roots) run.applyRoot(root);
+  });
   return run.report();
 }
 
