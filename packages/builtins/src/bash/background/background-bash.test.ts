@@ -66,11 +66,12 @@ describe('background bash (issue 26)', () => {
     const { taskId } = task(started);
     expect(ToolResult.text(started)).toContain('(no new output)');
 
-    await writeFile(join(fixture.workspace, 'trigger-1'), '');
+    // The triggers are the model's writes: a running task sees them through its overlay (staged writes).
+    await fixture.call('write', { path: 'trigger-1', content: '' });
     const first = await readUntil(fixture, taskId, 'change 1');
     expect(first).toBe(`change 1\n[task ${taskId}: running]`);
 
-    await writeFile(join(fixture.workspace, 'trigger-2'), '');
+    await fixture.call('write', { path: 'trigger-2', content: '' });
     // One read of the whole second part: wait until the session has received all of it.
     const numbers = Array.from({ length: 20000 }, (_, index) => `${index + 1}\n`).join('');
     const running = fixture.session.backgroundTasks.get(taskId);
@@ -84,7 +85,7 @@ describe('background bash (issue 26)', () => {
     const spillPath = fixture.session.spill?.location(`background-${taskId}`).path ?? '';
     expect(second).toContain(fixture.session.spill?.location(`background-${taskId}`).displayPath ?? 'no spill');
 
-    await writeFile(join(fixture.workspace, 'trigger-3'), '');
+    await fixture.call('write', { path: 'trigger-3', content: '' });
     const third = await readUntil(fixture, taskId, 'exited 0');
     expect(third).toMatch(/^change 3\n/);
     expect(third).toContain(`[task ${taskId}: exited 0]`);
