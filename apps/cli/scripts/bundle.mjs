@@ -13,9 +13,8 @@
 // 1. externals: the package's `dependencies` and nothing else stay outside (native addons, `pg`,
 //    and the modules the libraries load with `createRequire`); everything else is inlined, so
 //    `dependencies` says exactly what the bundle loads from `node_modules` (`checkExternals`).
-// 2. files started by URL: the mount-point reaper (a Node process that imports the sandbox's
-//    registry module by its file URL) and grep's worker threads (`search-worker.js` next to the
-//    pool) get entry chunks of their own, with their own names and exports (`checkFileUrlEntries`).
+// 2. files started by URL: grep's worker threads (`search-worker.js` next to the pool) get an entry
+//    chunk of their own, with its own name and exports (`checkFileUrlEntries`).
 // 3. `import.meta`: every use in the bundle is one of the known ones below; a new one fails the
 //    build until it is looked at (`checkImportMeta`).
 // 4. source maps: each chunk's map leads back to the TypeScript sources (the tsc maps are read and
@@ -40,13 +39,11 @@ const builtinsFolder = packageFolder('@openwork/builtins', cliDirectory);
 const sandboxFolder = packageFolder('@openwork/sandbox', coreFolder);
 
 /**
- * Entry chunks: the executable, and the two modules other processes and threads start by file
- * URL. `file` is the chunk's name in `dist/bundle/`, which the code that starts it expects.
+ * Entry chunks: the executable, and the module worker threads start by file URL. `file` is the
+ * chunk's name in `dist/bundle/`, which the code that starts it expects.
  */
 const ENTRIES = [
   { name: 'openwork', module: join(cliDirectory, 'dist', 'bin', 'openwork.js'), exports: [] },
-  // startMountPointReaper: `await import(mountPointRegistryModule)`, then `runMountPointReaper`.
-  { name: 'mount-point-registry', module: join(sandboxFolder, 'dist', 'bubblewrap', 'mount-point-registry.js'), exports: ['runMountPointReaper'], nodeOnly: true },
   // SearchWorkerPool: `new Worker(new URL('./search-worker.js', import.meta.url))`.
   { name: 'search-worker', module: join(builtinsFolder, 'dist', 'search', 'search-worker.js'), exports: [] },
 ];
@@ -59,14 +56,6 @@ const IMPORT_META_USES = [
   // The bundler's own runtime: `require` for the CommonJS modules it inlined (the MCP SDK's
   // dependencies), which require Node's built-ins or other inlined modules only.
   { module: '\0rolldown/runtime.js', text: 'import.meta.url' },
-  // The reaper imports this module by URL and calls `runMountPointReaper`: in the bundle, the
-  // entry chunk `mount-point-registry.js` (ENTRIES), which exports it by that name. The module
-  // itself may sit in a shared chunk, whose export names the bundler shortens.
-  {
-    module: 'sandbox/dist/bubblewrap/mount-point-registry.js',
-    text: 'export const mountPointRegistryModule = import.meta.url;',
-    rewrite: "export const mountPointRegistryModule = new URL('./mount-point-registry.js', import.meta.url).href;",
-  },
   // `search-worker.js` is an entry chunk in the same folder as every other chunk.
   { module: 'builtins/dist/search/search-worker-pool.js', text: "new URL('./search-worker.js', import.meta.url)" },
   // `dist/bundle/` is as deep as `dist/cli/`: `../../package.json` is still the CLI's manifest.
@@ -202,7 +191,7 @@ function checkFileUrlEntries() {
     if (chunk === undefined || chunk.fileName !== `${entry.name}.js`) throw new Error(`bundle: no entry chunk ${entry.name}.js`);
     if (chunk.facadeModuleId !== entry.module) throw new Error(`bundle: ${entry.name}.js is not the entry of ${entry.module}`);
     for (const name of entry.exports) if (!chunk.exports.includes(name)) throw new Error(`bundle: ${entry.name}.js does not export ${name}`);
-    // The reaper runs with an empty environment from `/`: it must load nothing but Node's own modules.
+    // An entry started with an empty environment must load nothing but Node's own modules.
     const outside = externalImports(chunk).filter((specifier) => !specifier.startsWith('node:'));
     if (entry.nodeOnly && outside.length > 0) throw new Error(`bundle: ${entry.name}.js loads ${outside.join(', ')}; it may load node: modules only`);
   }
