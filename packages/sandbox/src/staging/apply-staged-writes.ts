@@ -4,6 +4,7 @@ import type { AccessDecision } from '../policy/access-decision.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
 import { HostDirectory } from './host-directory.js';
 import { judgeStagedWrite } from './judge-staged-write.js';
+import { withRepositoryScan } from '../policy/sensitive-kinds.js';
 import type { StagedApplyReport, StagedChange, StagedEntryType, StagedRefusal, StagedRoot, StagedSkip } from './staged-writes.js';
 
 /** Judges one host path a staged change would write (create, replace, remove). */
@@ -104,7 +105,10 @@ function countBelow(folder: string): number {
 export function applyStagedWrites(policy: SandboxPolicy, roots: readonly StagedRoot[], options: ApplyStagedWritesOptions = {}): StagedApplyReport {
   const judge: StagedWriteJudge = options.judge ?? ((path, operation, staged, type) => judgeStagedWrite(policy, path, operation, staged, type));
   const run = new StagedApply(judge, options);
-  for (const root of roots) run.applyRoot(root);
+  // One pass: each folder's repository (its hooks folders) is read once, however many paths it holds.
+  withRepositoryScan(() => {
+    for (const root of roots) run.applyRoot(root);
+  });
   return run.report();
 }
 
@@ -222,7 +226,11 @@ class StagedApply {
       const stats = fs.lstatSync(staged);
       if (!stats.isDirectory() && this.#judgedBefore(staged, stats)) continue;
       if (isWhiteout(stats)) {
-        if (host.lstat(name) !== undefined) this.#delete(host, name);
+        try {
+          if (host.lstat(name) !== undefined) this.#delete(host, name);
+        } catch (error) {
+          this.#skipped.push({ path: host.childPath(name), reason: `the host refused to remove it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
+        }
         continue;
       }
       const type = typeOf(stats);
@@ -230,9 +238,16 @@ class StagedApply {
         this.#skipped.push({ path: host.childPath(name), reason: 'a FIFO, socket or device made by the command is not applied to the host' });
         continue;
       }
-      if (type === 'directory') this.#applyDirectory(staged, stats, host, name);
-      else if (type === 'file') this.#applyFile(staged, stats, host, name);
-      else this.#applySymlink(staged, host, name);
+      try {
+        if (type === 'directory') this.#applyDirectory(staged, stats, host, name);
+        else if (type === 'file') this.#applyFile(staged, stats, host, name);
+        else this.#applySymlink(staged, host, name);
+      } catch (error) {
+        // The host refused what the rules allowed (permissions, a full disk, a read-only mount):
+        // that entry stays as it was on the host, the others go on.
+        const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        this.#skipped.push({ path: host.childPath(name), reason: `the host refused to take it (${code})` });
+      }
     }
   }
 
