@@ -4,7 +4,7 @@ type ToolArtifact = CliToolResult['artifacts'][number];
 
 /**
  * The most the summary part of one result's `structuredContent` (everything but `text`) may take,
- * in UTF-8 bytes of its JSON (docs/decisions/0066-cli-mcp-server-behaviour.md). The `text` comes on top of it: it is the model-visible
+ * in UTF-8 bytes of its JSON (docs/decisions/0073-mcp-structured-content-carries-the-result.md). The `text` comes on top of it: it is the model-visible
  * result, already bounded by the 32,000-byte result cut, and never cut here.
  */
 export const MAX_STRUCTURED_CONTENT_BYTES = 64 * 1024;
