@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // @ts-check
-// The consumer test (issue 9), for CI and by hand. Needs built packages (`pnpm consumer-test` builds):
+// The consumer test, for CI and by hand. Needs built packages (`pnpm consumer-test` builds):
 //   node tooling/scripts/consumer-test.mjs [--package NAME]… [--package-manager npm|pnpm]…
 //     [--import-rounds N] [--keep-projects] [--workspace DIR] [--store-dir DIR] [--native-addons-as-user]
 // --native-addons-as-user first installs each native addon as an outside user on this Node would

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // @ts-check
-// The import-cost benchmark (issue 9): for every publishable workspace package, the cold
+// The import-cost benchmark: for every publishable workspace package, the cold
 // `import()` of its main entry point against bare `node -e 0`, as medians of paired rounds in one
 // run, so the CLI's start-up stays fast as packages grow. Needs built packages (`pnpm bench:import`
 // builds). Each import resolves through the package's own exports from its folder, i.e. the built

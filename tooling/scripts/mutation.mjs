@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { mutationTargets } from '../mutation/mutation-targets.mjs';
 
-/** A file below this score (equivalent mutants set aside) fails the run (issue 10). */
+/** A file below this score (equivalent mutants set aside) fails the run. */
 const thresholdPercent = 85;
 
 const toolingDirectory = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A throwaway PostgreSQL database for the store-postgres tests (issue 14), on this machine.
+# A throwaway PostgreSQL database for the store-postgres tests, on this machine.
 #   test-postgres.sh create      install Debian's `postgresql` if missing, start its cluster, create a
 #                                new role and database, print the database URL (only that) on stdout
 #   test-postgres.sh drop URL    drop the database and role of a URL printed by `create`

@@ -37,7 +37,7 @@ async function repository(licences: { root?: string; example?: string }): Promis
   return root;
 }
 
-describe('packaging rules of every publishable package (issue 9)', () => {
+describe('packaging rules of every publishable package', () => {
   it('every publishable package of this repository follows them', () => {
     const packages = readWorkspace(workspaceRoot);
     expect(packages.filter((entry) => entry.manifest.private !== true).length).toBeGreaterThanOrEqual(4);

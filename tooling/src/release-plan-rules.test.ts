@@ -13,7 +13,7 @@ function publishableOf(root: string) {
     .map((entry) => ({ name: entry.manifest.name ?? '', version: (entry.manifest as { version?: string }).version ?? '' }));
 }
 
-describe('the changesets publish the versions the manifests and notes say (issue 9, point 7)', () => {
+describe('the changesets publish the versions the manifests and notes say', () => {
   it('this repository: every unreleased package is first published as 0.1.0 or 1.0.0, and "First release" notes agree', async () => {
     const plan = await getReleasePlan(workspaceRoot);
     const publishable = publishableOf(workspaceRoot);
@@ -25,7 +25,7 @@ describe('the changesets publish the versions the manifests and notes say (issue
   const release = (name: string, oldVersion: string, newVersion: string, type = 'minor'): PlannedRelease => ({ name, type, oldVersion, newVersion, changesets: ['a'] });
   const changeset = (id: string, summary: string, name: string): PlannedChangeset => ({ id, summary, releases: [{ name, type: 'minor' }] });
 
-  it('finds the bug of issue 9: a manifest at 0.1.0 whose "First release" changeset would publish 0.2.0', () => {
+  it('finds a manifest at 0.1.0 whose "First release" changeset would publish 0.2.0', () => {
     const plan = { changesets: [changeset('sandbox-initial', 'First release of the sandbox', '@openwork/sandbox')], releases: [release('@openwork/sandbox', '0.1.0', '0.2.0')] };
     expect(findReleasePlanProblems(plan, [{ name: '@openwork/sandbox', version: '0.1.0' }])).toEqual([
       '.changeset/sandbox-initial.md calls itself the first release of @openwork/sandbox, but package.json is at 0.1.0, so it would publish 0.2.0; set the version to 0.0.0 (unreleased) or reword the note',
@@ -52,7 +52,7 @@ describe('the changesets publish the versions the manifests and notes say (issue
     expect(findReleasePlanProblems(plan, [{ name: '@openwork/fs-backend', version: '0.1.0' }])).toEqual([]);
   });
 
-  it('this repository: a released library that the openwork bundle inlines releases openwork too (issue 29)', async () => {
+  it('this repository: a released library that the openwork bundle inlines releases openwork too', async () => {
     const bundles = bundledLibraries(readWorkspace(workspaceRoot).map((entry) => entry.manifest as Parameters<typeof bundledLibraries>[0][number]));
     expect(bundles.get('openwork')).toEqual(expect.arrayContaining(['@openwork/core', '@openwork/sandbox', '@openwork/tools-contract', '@openwork/store-sqlite']));
     expect(findUnreleasedBundles(await getReleasePlan(workspaceRoot), bundles)).toEqual([]);

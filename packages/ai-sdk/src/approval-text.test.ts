@@ -53,7 +53,7 @@ describe('approvalText (architecture §3.9)', () => {
     expect(approvalText(session, { toolName: 'read', input: { path: 'README.md' } })).toBeUndefined();
   });
 
-  it('a bash description (issue 26) is on the card, above the command, with its controls made visible', async () => {
+  it('a bash description is on the card, above the command, with its controls made visible', async () => {
     const fixture = await createAiSdkFixture();
     fixtures.push(fixture);
     const text = approvalText(fixture.session, { toolName: 'bash', input: { command: 'rm -rf ~', description: 'tidy up\r\x1b[2Klist files' } }) ?? '';

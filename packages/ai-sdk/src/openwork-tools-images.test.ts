@@ -25,7 +25,7 @@ function outputsIn(prompt: readonly unknown[]): Map<string, unknown> {
   return outputs;
 }
 
-describe('openworkTools with images (issue 27)', () => {
+describe('openworkTools with images', () => {
   it('toModelOutput sends a read PNG as an image part after its text (image-data; ai 7 hands the provider file-data); text-only results stay text', async () => {
     fixture = await createAiSdkFixture();
     const png = pngFile(5, 4);

@@ -52,7 +52,7 @@ function toolResultsIn(prompt: readonly unknown[]): { toolCallId: string; output
   return results;
 }
 
-describe('openworkTools (issue 18)', () => {
+describe('openworkTools', () => {
   it('one entry per tool of the role, with the same description and JSON Schema', async () => {
     const { session } = await machine();
     const tools = openworkTools(session);

@@ -9,7 +9,7 @@ afterEach(async () => {
   await Promise.all(fixtures.splice(0).map((fixture) => fixture.cleanup()));
 });
 
-describe('update_plan through the AI SDK (issue 28)', () => {
+describe('update_plan through the AI SDK', () => {
   it('update_plan is one of the tools; a call stores the plan with the session and the model reads the summary', async () => {
     const fixture = await createAiSdkFixture();
     fixtures.push(fixture);

@@ -47,7 +47,7 @@ describe('README', () => {
     expect(logged).toHaveLength(4);
   });
 
-  it('the background bash example (issue 26) answers a read -p prompt on a terminal and prints what it claims', async () => {
+  it('the background bash example answers a read -p prompt on a terminal and prints what it claims', async () => {
     const readme = await readFile(join(packageDirectory, 'README.md'), 'utf8');
     const example = /## Background bash\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example).toBeDefined();

@@ -26,7 +26,7 @@ function byteName(...parts: (string | number)[]): { bytes: Buffer; name: string 
 const under = (folder: string, bytes: Buffer) => Buffer.concat([Buffer.from(`${folder}/`), bytes]);
 const hostNames = (folder: string) => readdirSync(folder, { encoding: 'buffer' }).map((name) => name.toString('hex')).sort();
 
-describe('issue 25: a file name that is not valid UTF-8 through NodeFileSystem', () => {
+describe('a file name that is not valid UTF-8 through NodeFileSystem', () => {
   it('readdir and listFolderSync give the exact name, and every call takes it back by that path string', async () => {
     const file = byteName('caf', 0xe9, '.txt');
     const folder = byteName('dir', 0xff);

@@ -5,7 +5,7 @@ import { escapePath, hasRawBytes, pathFromBytes, pathToBytes, unescapePath } fro
 const bytes = (...values: (number | string)[]) => Buffer.concat(values.map((value) => (typeof value === 'string' ? Buffer.from(value) : Buffer.of(value))));
 const joined = (names: readonly Buffer[]) => Buffer.concat(names.flatMap((name) => [Buffer.from('/'), name]));
 
-describe('issue 25: a file name that is not valid UTF-8 as a path string and as its \\xNN spelling', () => {
+describe('a file name that is not valid UTF-8 as a path string and as its \\xNN spelling', () => {
   it('keeps every byte: each byte that is not part of valid UTF-8 is U+DC00 + byte, valid sequences stay characters', () => {
     expect(pathFromBytes(bytes('caf', 0xe9, '.txt'))).toBe('caf\uDCE9.txt');
     expect(pathFromBytes(Buffer.from('café \uFFFD.txt'))).toBe('café \uFFFD.txt'); // a real U+FFFD is valid UTF-8

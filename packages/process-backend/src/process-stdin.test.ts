@@ -17,7 +17,7 @@ async function until(seen: () => boolean): Promise<void> {
   while (!seen()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-describe('ProcessStdin (issue 26: typing into a running process)', () => {
+describe('ProcessStdin (typing into a running process)', () => {
   // The pipe is a socket pair (libuv): a bash reading it sources ~/.bashrc unless told --norc (bash's rshd rule).
   it('what is written reaches the process, which answers it while it runs', async () => {
     const stdin = new ProcessStdin();

@@ -103,7 +103,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
   },
   {
     version: 4,
-    description: 'background task records (issue 26)',
+    description: 'background task records',
     sql: `
       CREATE TABLE {schema}.background_tasks (
         session_id text NOT NULL REFERENCES {schema}.sessions (id) ON DELETE CASCADE,

@@ -99,7 +99,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = Object.freeze([
   },
   {
     version: 4,
-    description: 'background task records (issue 26)',
+    description: 'background task records',
     sql: `
       CREATE TABLE background_tasks (
         session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,

@@ -35,7 +35,7 @@ async function hermeticEnvironment() {
   return { env, storeDirectory: join(home, 'pnpm-store') };
 }
 
-describe('the consumer test (issue 9)', () => {
+describe('the consumer test', () => {
   it('finds every publishable workspace package and passes a workspace whose packages are adoptable', async () => {
     const { env, storeDirectory } = await hermeticEnvironment();
     const workspaceRoot = await createFixtureWorkspace({ env, storeDirectory });

@@ -14,7 +14,7 @@ const cliFolder = join(bundleFolder, '..', '..');
 const chunkNames = readdirSync(bundleFolder).filter((name) => name.endsWith('.js'));
 const manifestOf = (folder: string) => JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
 
-describe('the bundle’s source maps (issue 29)', () => {
+describe('the bundle’s source maps', () => {
   it('lead every function and class declaration back to its line in the TypeScript source', () => {
     let checked = 0;
     for (const name of chunkNames) {
@@ -70,7 +70,7 @@ describe('files the bundle starts by URL', () => {
   });
 });
 
-describe('dependencies of the openwork package (issue 29)', () => {
+describe('dependencies of the openwork package', () => {
   const loadedByBundle = (): string[] => {
     const found = new Set<string>();
     for (const name of chunkNames) {

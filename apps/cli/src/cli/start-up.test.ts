@@ -57,7 +57,7 @@ async function bundledModules(loads: readonly string[]): Promise<string[]> {
 
 const loaded = (loads: readonly string[], pattern: RegExp) => loads.filter((url) => pattern.test(url));
 
-describe('start-up loads heavy modules on first use (issue 29)', () => {
+describe('start-up loads heavy modules on first use', () => {
   it('--version and --help load none of core, the tools, zod, a store driver or the MCP SDK', async () => {
     for (const argv of [['--version'], ['--help'], ['call', '--help']]) {
       const { result, loads } = await runRecorded(argv);
@@ -91,7 +91,7 @@ describe('start-up loads heavy modules on first use (issue 29)', () => {
   });
 });
 
-describe('the compile cache lives in the OpenWork home only (issue 29)', () => {
+describe('the compile cache lives in the OpenWork home only', () => {
   it('is used once the home exists, inside it, and never in the workspace or the user home', async () => {
     const first = await runOpenwork(['call', 'read', '{"path":"notes.txt"}'], { environment: sandbox.environment, cwd: sandbox.workspace });
     expect(first.status).toBe(0);
@@ -127,7 +127,7 @@ describe('the compile cache lives in the OpenWork home only (issue 29)', () => {
   });
 });
 
-describe('the remembered sandbox self-check (issue 29)', () => {
+describe('the remembered sandbox self-check', () => {
   it('a call remembers a pass in the OpenWork home; another bwrap on PATH is checked again and refused', async () => {
     const first = await runOpenwork(['call', 'bash', '{"command":"echo inside"}'], { environment: sandbox.environment, cwd: sandbox.workspace });
     expect(first.stdout).toContain('inside');

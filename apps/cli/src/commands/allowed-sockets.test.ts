@@ -53,7 +53,7 @@ function bash(environment: Record<string, string>) {
   return runOpenwork(['call', 'bash', input, '--workspace', sandbox.workspace], { environment, cwd: sandbox.workspace });
 }
 
-describe('allowed sockets (architecture §3.7, issue 24)', () => {
+describe('allowed sockets (architecture §3.7)', () => {
   it('a host agent socket is unreachable by default and reachable once OPENWORK_ALLOW_SOCKETS names it', async () => {
     const blocked = await bash(sandbox.environment);
     expect(blocked.stdout).toContain('refused ECONNREFUSED');

@@ -26,7 +26,7 @@ function call(tool: string, input: unknown, ...flags: string[]) {
   return runOpenwork(['call', tool, JSON.stringify(input), '--workspace', sandbox.workspace, ...flags], { environment: sandbox.environment, cwd: sandbox.workspace });
 }
 
-describe('secrets at rest (architecture §3.8, issue 24)', () => {
+describe('secrets at rest (architecture §3.8)', () => {
   it('a credential read under a one-call grant is stored, and no later session reads it back from the database', async () => {
     const pgpass = join(sandbox.home, '.pgpass');
     const granted = await call('bash', { command: `cat ${pgpass}`, sandboxPermissions: { paths: [{ path: pgpass, access: 'read', scope: 'exact' }] }, justification: 'read the db password' }, '--approve');

@@ -45,7 +45,7 @@ async function readUntil(host: SessionProcess, taskId: string, needle: string, s
   return parts;
 }
 
-describe('openwork session: background bash (issue 26)', { timeout: 120_000 }, () => {
+describe('openwork session: background bash', { timeout: 120_000 }, () => {
   it('a dev server in the background is reached by a later foreground curl, then killed', async () => {
     const host = session();
     await writeFile(join(sandbox.workspace, 'hello.txt'), 'hello over http\n');

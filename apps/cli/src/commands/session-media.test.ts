@@ -18,7 +18,7 @@ interface ResultLine {
   readonly content: ({ type: 'text'; text: string } | { type: 'image'; mimeType: string; data: string })[];
 }
 
-describe('openwork session: read of images, folders and notebooks (issue 27)', () => {
+describe('openwork session: read of images, folders and notebooks', () => {
   it('images, a folder and a notebook in one session; a read notebook can then be edited as JSON', async () => {
     const { images, notebookImage } = await writeMediaWorkspace(sandbox.workspace);
     const calls = [

@@ -37,7 +37,7 @@ const run = (argv: string[], stdinOrEnvironment?: string | Record<string, string
     ...(typeof stdinOrEnvironment === 'string' ? { stdin: stdinOrEnvironment } : {}),
   });
 
-describe('openwork on a terminal (issue 29)', () => {
+describe('openwork on a terminal', () => {
   it('bash output appears once on a terminal: streamed live, then only the status line', () => {
     const screen = onTerminal(['call', 'bash', JSON.stringify({ command: 'echo first-line; echo second-line' })]);
     expect(screen.match(/first-line/g)).toHaveLength(1);

@@ -3,7 +3,7 @@ import { BoundedLineSplitter, readBoundedLines, type InputLine } from './bounded
 
 const texts = (lines: InputLine[]) => lines.map((line) => (line.kind === 'line' ? line.bytes.toString('utf8') : `<${line.length} bytes>`));
 
-describe('BoundedLineSplitter (issue 24)', () => {
+describe('BoundedLineSplitter', () => {
   it('splits lines across chunks, drops a final \\r and keeps a last line without \\n', () => {
     const splitter = new BoundedLineSplitter(100);
     expect(texts(splitter.push(Buffer.from('one\r\ntw')))).toEqual(['one']);

@@ -56,7 +56,7 @@ describe('MCP elicitation messages (architecture §3.9)', () => {
     expect(asked[0]).not.toMatch(/[\x1b\r\u202e]/);
   });
 
-  it('a bash description (issue 26) is shown above the command, escaped like every model text', async () => {
+  it('a bash description is shown above the command, escaped like every model text', async () => {
     const asked: string[] = [];
     const { client } = await connect({ elicitation: (message) => (asked.push(message), { action: 'decline' }) });
     const result = await client.callTool({ name: 'bash', arguments: { command: `rm -rf ${sandbox.workspace}`, description: 'list files\r\x1b[2A\u202e' } });

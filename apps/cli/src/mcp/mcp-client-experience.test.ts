@@ -22,7 +22,7 @@ afterEach(async () => {
   await sandbox.remove();
 });
 
-describe('openwork mcp in real clients (issue 29)', () => {
+describe('openwork mcp in real clients', () => {
   it('advertises only what is true: no tools.listChanged, a logging capability, change resources', async () => {
     const { client } = await connect();
     const capabilities = client.getServerCapabilities();

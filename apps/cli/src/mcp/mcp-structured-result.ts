@@ -4,7 +4,7 @@ type ToolArtifact = CliToolResult['artifacts'][number];
 
 /**
  * The most the summary part of one result's `structuredContent` (everything but `text`) may take,
- * in UTF-8 bytes of its JSON (issue 29). The `text` comes on top of it: it is the model-visible
+ * in UTF-8 bytes of its JSON (docs/decisions/0073-mcp-structured-content-carries-the-result.md). The `text` comes on top of it: it is the model-visible
  * result, already bounded by the 32,000-byte result cut, and never cut here.
  */
 export const MAX_STRUCTURED_CONTENT_BYTES = 64 * 1024;
@@ -65,7 +65,7 @@ export const TOOL_OUTPUT_SCHEMA = {
  * its text content, so a client that forwards only structured content to the model still gives it
  * the matches, the file contents or the command output), a note on its images when it has some
  * (images stay image content: base64 in JSON would reach such a model as text, not as an image),
- * then the status, the error and a compact summary of each artifact (issue 29) — never an
+ * then the status, the error and a compact summary of each artifact — never an
  * artifact's contents, since artifacts never reach the model. A `file_change` becomes
  * `{ kind, changeId, path, change, additions, deletions, beforeHash, afterHash, undone, resource }`;
  * the whole artifact stays available as the MCP resource `resource` and through `openwork changes`.

@@ -18,7 +18,7 @@ afterEach(async () => {
   await sandbox.remove();
 });
 
-describe('issue 25: a file name that is not valid UTF-8 through openwork mcp', () => {
+describe('a file name that is not valid UTF-8 through openwork mcp', () => {
   it('glob and grep show dir/caf\\xE9.txt, and read and edit take that spelling back', async () => {
     mkdirSync(`${sandbox.workspace}/dir`);
     const file = Buffer.concat([Buffer.from(`${sandbox.workspace}/dir/caf`), Buffer.of(0xe9), Buffer.from('.txt')]);

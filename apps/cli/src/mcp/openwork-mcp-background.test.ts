@@ -34,7 +34,7 @@ async function readUntil(client: Client, taskId: string, needle: string, seen = 
   return text;
 }
 
-describe('openwork mcp: background bash (issue 26)', { timeout: 120_000 }, () => {
+describe('openwork mcp: background bash', { timeout: 120_000 }, () => {
   it('lists the background tools with annotations that fit each', async () => {
     const { client } = await connect();
     const { tools } = await client.listTools();

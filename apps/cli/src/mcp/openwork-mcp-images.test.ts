@@ -30,7 +30,7 @@ async function read(path: string, extra: Record<string, unknown> = {}): Promise<
   return CallToolResultSchema.parse(await client.callTool({ name: 'read', arguments: { path, ...extra } }));
 }
 
-describe('openwork mcp: read of images, folders and notebooks (issue 27)', () => {
+describe('openwork mcp: read of images, folders and notebooks', () => {
   it('each image is a TextContent caption followed by an ImageContent with its bytes', async () => {
     for (const image of images) {
       const result = await read(image.name);

@@ -46,7 +46,7 @@ afterEach(async () => rm(root, { recursive: true, force: true }));
 
 const counted = () => new Counted(bubblewrapBackend(bwrap));
 
-describe('the remembered bubblewrap self-check (issue 29)', () => {
+describe('the remembered bubblewrap self-check', () => {
   it('a pass is remembered: the next process with the same bwrap and machine skips the bwrap run', async () => {
     const first = counted();
     expect(await new RememberedSandboxCheck(first, file).selfCheck()).toEqual({ available: true });

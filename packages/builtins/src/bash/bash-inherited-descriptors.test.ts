@@ -69,7 +69,7 @@ async function runParent(sandboxed: boolean): Promise<string> {
   }
 }
 
-describe('inherited descriptors (architecture §3.7, issue 24)', () => {
+describe('inherited descriptors (architecture §3.7)', () => {
   for (const sandboxed of [true, false]) {
     it(`bash ${sandboxed ? 'in bubblewrap' : 'without a sandbox'} cannot write through any fd from 3 to 300 the host inherited`, async () => {
       const output = await runParent(sandboxed);

@@ -13,7 +13,7 @@ import { BASH_PATH } from './bash-limits.js';
  */
 export const LONGEST_INLINE_COMMAND_BYTES = 128 * 1024 - 1;
 
-/** How a run's bash is started besides the command (issue 26: background tasks). */
+/** How a run's bash is started besides the command (background tasks). */
 export interface BashInvocationOptions {
   /** `--norc`: a background task's stdin is a socket pair, which makes bash source ~/.bashrc (its rshd rule). */
   readonly norc?: boolean;

@@ -5,8 +5,9 @@ export const MAX_COMMAND_BYTES = 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
- * The largest `timeoutMs`; larger values are clamped to it. §7.9 says 120,000; issue 26 (the
- * spec's proposed "bash 的 workdir、description 与超时") raises it to 10 minutes for foreground calls.
+ * The largest `timeoutMs`; larger values are clamped to it. §7.9 says 120,000; the
+ * spec's proposed "bash 的 workdir、description 与超时" raises it to 10 minutes for foreground calls
+ * (docs/decisions/0028-bash-choices-where-the-spec-is-silent.md).
  */
 export const MAX_TIMEOUT_MS = 600_000;
 

@@ -5,7 +5,7 @@ import { ToolResult } from '@openwork/tools-contract';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBashFixture, requireBubblewrap, type BashFixture } from './test-support/bash-fixture.js';
 
-// Issue 23 item 1 through the public bash tool: a command leaves a nested repository with
+// Planted gitlink repositories through the public bash tool: a command leaves a nested repository with
 // core.fsmonitor recorded as a gitlink; the result tells the model it was moved aside, and the
 // user's own git status afterwards (on the host, unsandboxed) runs nothing of it.
 
@@ -22,7 +22,7 @@ function userGit(cwd: string, home: string, ...args: string[]): string {
   return `${result.stdout}${result.stderr}`;
 }
 
-describe('bash and planted git configuration (issue 23, architecture §3.7)', () => {
+describe('bash and planted git configuration (architecture §3.7)', () => {
   it('a planted gitlink repository with core.fsmonitor is moved aside, the result says so, and the user’s git status runs nothing', async () => {
     const fixture = await createBashFixture();
     fixtures.push(fixture);

@@ -135,7 +135,7 @@ describe('bash in the kernel sandbox (§7.9, architecture §3.4)', () => {
     // bwrap missing: the self-check fails, the schema has no escalation parameters, nothing runs.
     const missing = await bashFixture({ bwrapPath: '/nonexistent/bwrap' });
     expect(missing.toolset.escalationAvailable).toBe(false);
-    // The definitions say so before the first call (issue 29).
+    // The definitions say so before the first call.
     const bash = missing.toolset.definitions.find((definition) => definition.id === 'bash');
     expect(bash?.description).toMatch(/\n\nUnavailable on this machine: the kernel sandbox does not work here \(bubblewrap is not installed: no executable at \/nonexistent\/bwrap .*\), so every bash call fails with sandbox_unavailable and runs nothing\. Use the other tools\.$/);
     const result = await missing.call('bash', { command: 'touch ran' });
@@ -329,7 +329,7 @@ describe('bash in the kernel sandbox (§7.9, architecture §3.4)', () => {
   });
 });
 
-describe('bash in workspace-write: git, protected names, grants (issue 13)', () => {
+describe('bash in workspace-write: git, protected names, grants', () => {
   const identity = '-c user.name=OpenWork -c user.email=tests@openwork.invalid';
 
   it('git init (with grants), git add and git commit succeed; hooks and config stay closed', async () => {

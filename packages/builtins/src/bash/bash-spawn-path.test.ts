@@ -52,8 +52,8 @@ describe('acc_10d: no path starts bash without the sandbox (the 缺口 of 10d, c
     const callers = sources.filter((source) => /\bbashInvocation\(/.test(code(source.text))).map((source) => source.path).sort();
     expect(callers).toEqual(['bash/bash-invocation.ts', 'bash/run-sandboxed-bash.ts']);
     const runners = sources.filter((source) => /\brunSandboxedBash\(/.test(code(source.text))).map((source) => source.path).sort();
-    // Issue 26: background tasks start through the same runner (same wrap, same release); the
-    // tool's call code is run-bash-call.ts, which bash-tool.ts loads on the first call (issue 29).
+    // Background tasks start through the same runner (same wrap, same release); the
+    // tool's call code is run-bash-call.ts, which bash-tool.ts loads on the first call.
     expect(runners).toEqual(['bash/background/start-background-bash.ts', 'bash/run-bash-call.ts', 'bash/run-sandboxed-bash.ts']);
   });
 });

@@ -232,7 +232,7 @@ describe('timeout and cancellation (§5)', () => {
     expect(existsSync(join(fixture.workspace, 'ran'))).toBe(false);
   });
 
-  it('timeoutMs is clamped to 1–600,000 (issue 26) and defaults to 30,000', async () => {
+  it('timeoutMs is clamped to 1–600,000 and defaults to 30,000', async () => {
     const fixture = await bashFixture();
     await fixture.call('bash', { command: 'true' });
     await fixture.call('bash', { command: 'true', timeoutMs: 10_000_000 });

@@ -58,7 +58,8 @@ export const bashTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
   inputSchema,
   inspect: (input, session) => inspectBash(input.command, input, session),
   async execute(input, session, call) {
-    // Loaded on the first call (issue 29): the process runner, the bubblewrap wrapping and the\nbackground tasks stay unloaded in a process that never runs a command.
+    // Loaded on the first call (docs/decisions/0002-tools-load-their-call-code-on-first-call.md): the process runner, the bubblewrap wrapping and the
+    // background tasks stay unloaded in a process that never runs a command.
     const { runBashCall } = await import('./run-bash-call.js');
     return runBashCall(input, session, call);
   },

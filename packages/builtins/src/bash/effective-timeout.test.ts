@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clampTimeout, effectiveTimeout } from './effective-timeout.js';
 
 describe('effectiveTimeout (§5, §7.9)', () => {
-  it('clamps timeoutMs to 1–600,000 whole milliseconds (issue 26 raised §7.9\'s 120,000 to 10 minutes)', () => {
+  it('clamps timeoutMs to 1–600,000 whole milliseconds (raised from §7.9\'s 120,000 to 10 minutes)', () => {
     expect([-5, 0, 0.4, 1, 1.6, 30_000, 120_001, 600_000, 600_001, 1e12, Number.NaN].map(clampTimeout)).toEqual([1, 1, 1, 1, 2, 30_000, 120_001, 600_000, 600_000, 600_000, 1]);
   });
 

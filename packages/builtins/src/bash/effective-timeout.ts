@@ -10,7 +10,7 @@ export type EffectiveTimeout =
   /** The call's deadline had already passed: nothing is started. */
   | { readonly kind: 'expired'; readonly requestedMs: number };
 
-/** §7.9 "取值被限制在 1–…" (the upper bound raised to 600,000 by issue 26): whole milliseconds, clamped (never refused). */
+/** §7.9 "取值被限制在 1–…" (the upper bound raised to 600,000, docs/decisions/0028-bash-choices-where-the-spec-is-silent.md): whole milliseconds, clamped (never refused). */
 export function clampTimeout(requestedMs: number): number {
   if (Number.isNaN(requestedMs)) return MIN_TIMEOUT_MS;
   return Math.min(MAX_TIMEOUT_MS, Math.max(MIN_TIMEOUT_MS, Math.round(requestedMs)));

@@ -11,7 +11,7 @@ import { escalationRequest, type EscalationInput } from '../escalation/escalatio
  * what the command will read or write: the kernel decides that while it runs (§6.1).
  */
 export function inspectBash(command: string, input: EscalationInput & { readonly description?: string | undefined }, session: ToolSessionContext): CallInspection {
-  // Issue 26: the model's words for the person go on the approval card with the command.
+  // The model's words for the person go on the approval card with the command.
   const facts: { danger?: unknown; escalation?: unknown; description?: string } = input.description === undefined ? {} : { description: input.description };
   if (session.knownSandboxAvailability()?.available !== false) {
     const analysis = analyzeCommand(command, {

@@ -5,7 +5,7 @@ import { ToolExecutionError } from '@openwork/tools-contract';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 
 /**
- * Issue 26 `workdir`: resolved against the workspace root and checked by the fence like any path
+ * `workdir`: resolved against the workspace root and checked by the fence like any path
  * a tool reads (§6.2, under this call's policy), then it must be a folder. A credential folder, a
  * missing one or a file is refused before anything runs.
  */
@@ -13,7 +13,7 @@ export async function resolveWorkdir(session: ToolSessionContext, workdir: strin
   const checked = await session.resolvePath(workdir, 'read', 'must-exist', policy, 'bash');
   if (!checked.ok) return checked.error;
   if (hasRawBytes(checked.path.path)) {
-    // Node starts a process only in a folder it can name as UTF-8 text (issue 25).
+    // Node starts a process only in a folder it can name as UTF-8 text.
     return new ToolExecutionError('invalid_arguments', `workdir ${checked.path.displayPath} has a name that is not valid UTF-8, and bash cannot be started in such a folder; leave workdir out and begin the command with cd into it (bash spells such a byte $'\\xNN'). Nothing was run.`);
   }
   const entry = await stat(checked.path.path).catch(() => undefined);

@@ -23,7 +23,7 @@ export async function runBashCall(input: BashInput, session: ToolSessionContext,
 
   const cwd = input.workdir === undefined ? session.workingDirectory : await resolveWorkdir(session, input.workdir, policy);
   if (ToolExecutionError.isInstance(cwd)) return cwd;
-  // Issue 26: the description is what a person watching progress reads.
+  // The description is what a person watching progress reads.
   if (input.description !== undefined) call.reportProgress({ kind: 'message', message: input.description });
   if (input.runInBackground) {
     return runInBackground(session, {

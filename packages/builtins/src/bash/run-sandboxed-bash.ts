@@ -13,16 +13,16 @@ export interface SandboxedBashRequest {
   readonly policy: SandboxPolicy;
   readonly cwd: string;
   readonly environment: Readonly<Record<string, string>>;
-  /** Absent for a background task (issue 26): it runs until it ends, bash_kill or its session's end. */
+  /** Absent for a background task: it runs until it ends, bash_kill or its session's end. */
   readonly timeoutMs: number | undefined;
   readonly signal: AbortSignal;
   readonly onProgress?: (progress: ProcessProgress) => void;
   /** Raw merged output as it is read (a background task's own bounded view). */
   readonly onOutput?: (chunk: Buffer) => void;
   readonly spill: SpillTarget | undefined;
-  /** Issue 26: a pipe to type into (background tasks); without it stdin is /dev/null. */
+  /** A pipe to type into (background tasks); without it stdin is /dev/null. */
   readonly stdin?: ProcessStdin;
-  /** Issue 26 `tty: true`: bash runs on a pseudo-terminal of this program, created inside the sandbox. */
+  /** `tty: true`: bash runs on a pseudo-terminal of this program, created inside the sandbox. */
   readonly terminal?: Extract<TerminalProgram, { available: true }>;
   /** Told the wrapped command before it starts (a background task syncs its staged writes and reflects the file tools' through it). */
   readonly onWrapped?: (wrapped: WrappedCommand) => void;

@@ -48,7 +48,7 @@ async function errorOf(tool: string, input: object): Promise<{ code: string | un
   return { code: result.error?.code, text: shown };
 }
 
-describe('issue 25: a file name that is not valid UTF-8', () => {
+describe('a file name that is not valid UTF-8', () => {
   beforeEach(() => {
     mkdirSync(join(fixture.workspace, 'dir'));
     writeFileSync(hostPath(fixture.workspace, 'dir/caf', 0xe9, '.txt'), 'needle one\nplain\nneedle two\n');

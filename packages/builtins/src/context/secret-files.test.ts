@@ -50,7 +50,7 @@ afterAll(async () => {
   await fixture?.cleanup();
 });
 
-describe('secret files of issue 24 (architecture §3.8)', () => {
+describe('secret files (architecture §3.8)', () => {
   it('each of the 13 is unreadable through read, grep and bash', async () => {
     for (const [index, file] of secretFiles.entries()) {
       const absolute = join(fixture.home, file);

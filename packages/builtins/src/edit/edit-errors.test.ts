@@ -38,7 +38,7 @@ const loader = lines(
 
 const EXACT_RULE = 'It must match the file exactly, including whitespace, indentation and line breaks, without the line numbers read shows.';
 
-describe('errors that teach (issue 17)', () => {
+describe('errors that teach', () => {
   it('not found: shows the closest region, numbered like read, and says what differs', async () => {
     await seed('loader.ts', loader);
     const result = await fixture.call('edit', {

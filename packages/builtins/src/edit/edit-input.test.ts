@@ -25,7 +25,7 @@ function nodes(schema: Schema, depth = 1): { node: Schema; depth: number }[] {
 // refuses `anyOf` next to other keys. A flat object with no combinators anywhere passes them all.
 const COMBINATORS = ['oneOf', 'anyOf', 'allOf', 'not', 'if', 'then', 'else', '$ref', '$defs', 'definitions', 'prefixItems', 'patternProperties'];
 
-describe('the JSON Schema of edit stays small and plain (issue 17)', () => {
+describe('the JSON Schema of edit stays small and plain', () => {
   for (const escalationAvailable of [true, false]) {
     it(`is one flat object with no unions or references anywhere (escalation parameters ${escalationAvailable ? 'present' : 'removed'})`, async () => {
       const fixture = await createFixture({ escalationAvailable });

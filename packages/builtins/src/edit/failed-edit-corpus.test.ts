@@ -34,7 +34,7 @@ afterAll(async () => {
   await fixture.cleanup();
 });
 
-describe('a corpus of realistic failed edits (issue 17)', () => {
+describe('a corpus of realistic failed edits', () => {
   it('has at least 30 cases, each a real failure of the exact match', () => {
     expect(corpus.cases.length).toBeGreaterThanOrEqual(30);
     expect(new Set(corpus.cases.map((entry) => entry.id)).size).toBe(corpus.cases.length);

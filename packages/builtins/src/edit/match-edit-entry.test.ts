@@ -16,7 +16,7 @@ const file = fc
   .array(fc.tuple(line, lineBreak), { minLength: 1, maxLength: 12 })
   .map((lines) => lines.map(([text, eol]) => text + eol).join(''));
 
-describe('the tolerant path never changes the result of an exact match (issue 17)', () => {
+describe('the tolerant path never changes the result of an exact match', () => {
   it('for random files and random exact oldStrings, matchEditEntry answers as the exact step does', () => {
     fc.assert(
       fc.property(file, fc.nat(), fc.nat(), fc.string({ maxLength: 6 }), fc.boolean(), (content, a, b, newString, replaceAll) => {

@@ -32,7 +32,7 @@ interface FileChangeView {
 
 const config = ['export const config = {', "  name: 'demo',", '  port: 8080,', '  debug: false,', '  retries: 3,', '};', ''].join('\n');
 
-describe('edit with edits (issue 17)', () => {
+describe('edit with edits', () => {
   it('applies every entry at once: one atomic write, one file_change artifact, one observation update', async () => {
     const path = await seed('config.ts', config);
     const result = await fixture.call('edit', {

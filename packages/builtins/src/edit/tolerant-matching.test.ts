@@ -36,7 +36,7 @@ interface FileChangeView {
 
 const lines = (...text: string[]) => text.join('\n');
 
-describe('tolerant matching, only after the exact step finds nothing (issue 17)', () => {
+describe('tolerant matching, only after the exact step finds nothing', () => {
   describe('level 1: line endings', () => {
     it('matches CRLF in oldString against an LF file, and the file stays LF', async () => {
       const path = await seed('le.txt', 'one\ntwo\nthree\n');

@@ -31,7 +31,7 @@ function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-describe('read of an image (issue 27)', () => {
+describe('read of an image', () => {
   const cases = [
     ['shot.png', 'image/png', () => pngFile(64, 32), '64×32'],
     ['interlaced.png', 'image/png', () => pngFile(13, 7, { interlace: true }), '13×7'],
@@ -151,7 +151,7 @@ describe('read of an image (issue 27)', () => {
   });
 });
 
-describe('read of a directory (issue 27)', () => {
+describe('read of a directory', () => {
   it('lists like list: sorted, hidden entries, directories with /; read paging (1-based) applies', async () => {
     await mkdir(join(fixture.workspace, 'dir'));
     await mkdir(join(fixture.workspace, 'dir', 'sub'));
@@ -181,7 +181,7 @@ describe('read of a directory (issue 27)', () => {
   });
 });
 
-describe('read of a notebook (issue 27)', () => {
+describe('read of a notebook', () => {
   const png = pngFile(4, 3);
   const notebook = {
     nbformat: 4,

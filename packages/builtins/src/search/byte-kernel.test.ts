@@ -18,7 +18,7 @@ function inKernel(bytes: Uint8Array): Buffer {
 /** Bytes from a small alphabet, so literals and line ends occur often. */
 const text = fc.array(fc.constantFrom(...[0x61, 0x62, 0x0a, 0x63, 0xc3, 0xa9, 0x0d, 0x41, 0x42, 0x40, 0x60]), { maxLength: 300 }).map((values) => Buffer.from(values));
 
-describe('the byte kernel (grep on WebAssembly SIMD, issue 25)', () => {
+describe('the byte kernel (grep on WebAssembly SIMD)', () => {
   it('is available on the Node releases the package supports', () => {
     expect(kernel).toBeDefined();
   });

@@ -74,7 +74,7 @@ describe('glob (§7.7)', () => {
     expect(await dated.text('glob', { pattern: '*.txt' })).toBe('a.txt\nc.txt\nb.txt');
   });
 
-  it('dates matches on the search workers (issue 25) with the answer of the calling thread: more files than one batch, ties in walk order', async () => {
+  it('dates matches on the search workers with the answer of the calling thread: more files than one batch, ties in walk order', async () => {
     const same = await createFixture({ filesystem: interceptingFileSystem(() => undefined) });
     extraFixtures.push(same);
     // 1,300 files (three batches of 512) in 26 folders; times repeat, so ties are broken by walk order.

@@ -40,7 +40,7 @@ function read(path: string, within: CheckedFolders | 'each file' = folders): { o
   return { outcome, text };
 }
 
-describe('scanLocalFile: the file read is the walked one (issue 25 keeps the check, once per folder)', () => {
+describe('scanLocalFile: the file read is the walked one (the check is kept, once per folder)', () => {
   it('reads a file of a folder, and the next file of the same folder', () => {
     expect(read(join(root, 'workspace', 'src', 'a.txt'))).toEqual({ outcome: 'searched', text: 'walked a\n' });
     expect(read(join(root, 'workspace', 'src', 'b.txt'))).toEqual({ outcome: 'searched', text: 'walked b\n' });

@@ -68,7 +68,7 @@ const UNICODE_PATTERNS = [
   '(?-u:\\b)foo', '[^\\W\\d]+foo',
 ];
 
-describe('grep and glob: the semantic gaps of issue 25', () => {
+describe('grep and glob: the semantic gaps', () => {
   it('unicode_word_boundary_and_classes_count_as_in_ripgrep', async () => {
     // One line per file, so every file's count is that line's verdict.
     await Promise.all(UNICODE_LINES.map((line, index) => put(`u${String(index).padStart(2, '0')}.txt`, `${line}\n`)));
@@ -127,7 +127,7 @@ function bytesReadSoFar(): number {
   return Number(match?.[1]);
 }
 
-describe.skipIf(process.platform !== 'linux')('grep files_with_matches (issue 25; /proc/self/io counts the bytes read)', () => {
+describe.skipIf(process.platform !== 'linux')('grep files_with_matches (/proc/self/io counts the bytes read)', () => {
   it('files_with_matches_stops_reading_a_file_at_its_first_match', async () => {
     // 8 MiB: below the 16 MiB up to which a file used to be read whole.
     const size = 8 * 1024 * 1024;

@@ -52,7 +52,7 @@ async function put(relative: string, content: string, mtimeSeconds: number, base
   await utimes(path, mtimeSeconds, mtimeSeconds);
 }
 
-describe('a search worker that ends during a call (issue 25)', () => {
+describe('a search worker that ends during a call', () => {
   it('grep fails with execution_failed and says why; the next grep searches with new workers', async () => {
     setSearchWorkerEntry(entries['files']!);
     for (let index = 0; index < 400; index += 1) await put(`d${index % 8}/f${index}.txt`, `line\nneedle ${index}\n`, 1_700_000_000);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanTerminalOutput, unfinishedTerminalSequenceLength } from './clean-terminal-output.js';
 
-describe('cleanTerminalOutput (issue 26: a tty task as the model reads it)', () => {
+describe('cleanTerminalOutput (a tty task as the model reads it)', () => {
   it('removes colours, titles, hyperlinks and mode switches, and keeps the text', () => {
     const raw = '\x1b]0;my title\x07\x1b[?2004h\x1b[1;31mred\x1b[0m and \x1b]8;;https://x.test\x1b\\link\x1b]8;;\x1b\\ \x1b(Bdone\x1b=\x1b>';
     expect(cleanTerminalOutput(raw)).toBe('red and link done');

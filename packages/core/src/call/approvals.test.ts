@@ -127,7 +127,7 @@ describe('approvals (architecture §3.3, §4)', () => {
     expect(await exists(join(machine.workspace, 'ran.txt'))).toBe(true);
   });
 
-  it('dangerous text typed into a background shell asks first, like bash (issue 26): refused, nothing is typed', async () => {
+  it('dangerous text typed into a background shell asks first, like bash: refused, nothing is typed', async () => {
     const machine = await fixture();
     const session = await machine.session();
     const { approver, cards } = recordingApprover({ approved: false }, true);
@@ -148,7 +148,7 @@ describe('approvals (architecture §3.3, §4)', () => {
     expect(await exists(join(machine.workspace, 'typed.txt'))).toBe(true);
   });
 
-  it('issue 25: a granted path whose name is not valid UTF-8 shows on the card as the tools show it (\\xNN)', async () => {
+  it('a granted path whose name is not valid UTF-8 shows on the card as the tools show it (\\xNN)', async () => {
     const machine = await fixture();
     const session = await machine.session();
     mkdirSync(Buffer.concat([Buffer.from(`${machine.outside}/caf`), Buffer.from([0xe9])]));

@@ -39,7 +39,7 @@ afterAll(async () => {
   await machine.cleanup();
 });
 
-describe('image parts reach the model through core (issue 27)', () => {
+describe('image parts reach the model through core', () => {
   it('the stored result and the request the model got carry the image after the text', () => {
     const tool = stored.find((message) => message.role === 'tool' && message.toolCallId === 'call_png');
     expect(tool?.role === 'tool' && tool.result.content).toEqual([

@@ -32,7 +32,7 @@ async function until(condition: () => boolean): Promise<boolean> {
   return condition();
 }
 
-describe('background bash tasks end with their owner (issue 26)', () => {
+describe('background bash tasks end with their owner', () => {
   it('runtime.close() and deleting a session kill every background task of it', async () => {
     const machine = await createCoreFixture();
     fixtures.push(machine);
@@ -65,7 +65,7 @@ describe('background bash tasks end with their owner (issue 26)', () => {
   });
 });
 
-describe('a task outlives nothing, its record does (issue 26)', () => {
+describe('a task outlives nothing, its record does', () => {
   it('runtime.close() stores how each task ended; a later runtime on the same store says so, not "unknown task"', async () => {
     const store = new InMemorySessionStore();
     const first = await createCoreFixture({ store });

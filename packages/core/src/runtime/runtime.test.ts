@@ -115,7 +115,7 @@ describe('createRuntime (architecture §4)', () => {
     await expect(machine.runtime.openSession('foreign')).rejects.toThrow(/agent role "planner", which this runtime does not know/);
   });
 
-  it('refuses / as a workspace root in every spelling, on create, update and open, with why and what to do (issue 24)', async () => {
+  it('refuses / as a workspace root in every spelling, on create, update and open, with why and what to do', async () => {
     const machine = await fixture();
     const linkToRoot = join(machine.root, 'to-root');
     await symlink('/', linkToRoot);

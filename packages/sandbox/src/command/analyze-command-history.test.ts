@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../index.js';
 import type { CommandAnalysisContext, DangerousCommandRule } from '../index.js';
 
-// Issue 24, item 7 (§3.6): commands that destroy unpushed work — the repository's history on disk
+// History destruction (§3.6, docs/decisions/0059-sandbox-dangerous-command-analysis.md): commands that destroy unpushed work — the repository's history on disk
 // or the refs and reflogs that name it — need the user's approval, in any spelling.
 
 const context: CommandAnalysisContext = { workspaceRoots: ['/ws/project'], homeDirectory: '/home/dev', cwd: '/ws/project' };
@@ -125,7 +125,7 @@ const repairing: readonly string[] = [
   'git switch -c feature',
 ];
 
-describe('history destruction is flagged (issue 24)', () => {
+describe('history destruction is flagged', () => {
   it.each(destroying)('%j → %s', (command, rule) => {
     const analysis = analyzeCommand(command, context);
     expect(analysis.findings.map((finding) => finding.rule)).toContain(rule);

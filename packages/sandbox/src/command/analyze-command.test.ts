@@ -241,7 +241,7 @@ const ordinary: readonly string[] = [
   "printf '%s\\n' \"chmod -R 777 /\"",
   'xargs -n1 echo < list.txt',
   'docker run --rm alpine echo hi',
-  // Issue 8: false alarms removed, and near misses of the new rules that must stay quiet.
+  // Former false alarms, and near misses of the new rules that must stay quiet.
   'git push -n -f',
   'git push --force-with-lease=main origin main --dry-run',
   'git push -nf origin +main',

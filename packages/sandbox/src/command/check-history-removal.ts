@@ -3,7 +3,7 @@ import type { PathTargetContext } from './judge-path-target.js';
 import type { RuleMatch } from './rule-match.js';
 import type { ResolvedWord } from './shell-word-resolver.js';
 
-// The parts of a git directory that hold commits no other copy may have (§3.6, issue 24): the
+// The parts of a git directory that hold commits no other copy may have (§3.6): the
 // object store, the refs and packed refs that name the commits, the reflogs that can bring lost
 // ones back, submodule repositories and Git LFS contents. `hooks`, `info`, `rebase-merge` or
 // `index.lock` hold no history: removing them is an ordinary repair.

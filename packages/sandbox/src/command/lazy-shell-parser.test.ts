@@ -22,7 +22,7 @@ function runFresh(script: string): string[] {
 const parserLoaded = `(await import('node:module')).createRequire(process.cwd() + '/').cache`;
 const isParser = `(file) => file.includes('/mvdan-sh/')`;
 
-describe('the shell parser loads on first use, not at import (issue 9: import cost)', () => {
+describe('the shell parser loads on first use, not at import (import cost)', () => {
   it('importing the package loads no shell parser; the first analyzeCommand loads it once', () => {
     const lines = runFresh(`
       const cache = ${parserLoaded};

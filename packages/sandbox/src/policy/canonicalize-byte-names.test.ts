@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalizePath, canonicalizePathSync, createSandboxPolicy, resolveCheckedPath } from '../index.js';
 import { pathFromBytes, toNodePath } from './path-bytes.js';
 
-// Issue 25: a path string's U+DC80–U+DCFF stand for bytes that are not UTF-8 (`path-bytes.ts`).
+// A path string's U+DC80–U+DCFF stand for bytes that are not UTF-8 (`path-bytes.ts`,
+// docs/decisions/0003-exact-file-names-and-the-xnn-spelling.md).
 // Canonicalisation must reach those bytes and give real paths back in that form, never U+FFFD,
 // so that what the fence checks is exactly what the tools then open.
 
@@ -32,7 +33,7 @@ afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-describe('issue 25: canonicalizePath on names that are not valid UTF-8', () => {
+describe('canonicalizePath on names that are not valid UTF-8', () => {
   it('path-bytes: bytes → path string → bytes is exact for names with and without such bytes', () => {
     for (const name of [bytes('', 'caf', 0xe9).subarray(1), bytes('', 0xe2, 0x82, 'a', 0xc0, 0x80, 0xed, 0xb3, 0xa9, 0xf5).subarray(1), Buffer.from('plain é \uFFFD \u{10080}')]) {
       const path = pathFromBytes(name);

@@ -193,7 +193,7 @@ describe('peers.md Paths (each line a test)', () => {
     expect(await canonicalizePath(`${ws}/`, { cwd: '/', intent: 'must-exist' })).toEqual({ ok: true, path: ws });
     expect(await canonicalizePath(`${ws}//src`, { cwd: '/', intent: 'must-exist' })).toEqual({ ok: true, path: path.join(ws, 'src') });
     expect(await canonicalizePath(`${ws}/./src`, { cwd: '/', intent: 'must-exist' })).toEqual({ ok: true, path: path.join(ws, 'src') });
-    // R itself holds protected entries (.vscode, .git/hooks …), so it is not writable itself (issue 19).
+    // R itself holds protected entries (.vscode, .git/hooks …), so it is not writable itself.
     expect(checkAccess(policy(), ws, 'read', 'file-tool')).toMatchObject({ allowed: true, path: ws, tier: 'writable-root' });
   });
 

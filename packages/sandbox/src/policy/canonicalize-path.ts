@@ -154,8 +154,8 @@ function kindOf(stats: fs.Stats): 'symlink' | 'directory' | 'other' {
   return stats.isDirectory() ? 'directory' : 'other';
 }
 
-// Paths are strings whose U+DC80–U+DCFF stand for bytes that are not UTF-8 (issue 25,
-// `path-bytes.ts`): the kernel gets those bytes, and a real path that Node
+// Paths are strings whose U+DC80–U+DCFF stand for bytes that are not UTF-8
+// (`path-bytes.ts`): the kernel gets those bytes, and a real path that Node
 // decoded with a U+FFFD is read again as bytes, so the path checked is exactly the one used.
 const REPLACEMENT = '\uFFFD';
 

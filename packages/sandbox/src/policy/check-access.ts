@@ -91,7 +91,7 @@ export function storedSecretText(path: string): string {
 }
 
 /**
- * The denial for a folder that holds protected entries (issue 19): not escalatable, because no
+ * The denial for a folder that holds protected entries: not escalatable, because no
  * grant makes it movable — bubblewrap pins it and Seatbelt excludes it in every case.
  */
 export function protectedParentText(path: string): string {

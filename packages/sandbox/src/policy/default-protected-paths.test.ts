@@ -39,7 +39,7 @@ describe('default protected paths (architecture §3.8: each entry carries its re
     }
   });
 
-  it('the classes of issue 24 are credentials for file tools and processes, existing or not', () => {
+  it('the classes of architecture §3.8 are credentials for file tools and processes, existing or not', () => {
     const p = policy();
     for (const file of ['.pgpass', '.my.cnf', '.cargo/credentials.toml', '.vault-token', '.config/hub', '.config/glab-cli/config.yml', '.terraform.d/credentials.tfrc.json', '.gem/credentials', '.m2/settings.xml', '.gradle/gradle.properties', '.nuget/NuGet/NuGet.Config', '.config/rclone/rclone.conf', '.yarnrc.yml', '.bash_history', '.zsh_history', '.python_history', '.node_repl_history', '.psql_history', '.config/op/config', '.config/Bitwarden CLI/data.json', '.config/doctl/config.yaml', '.config/containers/auth.json', '.env', '.ssh2/id_rsa_2048_a', '.composer/auth.json', '.config/pip/pip.conf']) {
       for (const actor of ['file-tool', 'process'] as const) {
@@ -48,7 +48,7 @@ describe('default protected paths (architecture §3.8: each entry carries its re
     }
   });
 
-  it('the start-up files of issue 24 are sensitive (readable, not writable) even with the workspace = HOME', () => {
+  it('the default start-up files are sensitive (readable, not writable) even with the workspace = HOME', () => {
     const p = policy({ workspaceRoots: [home], mode: 'full-access' });
     for (const file of ['.bash_aliases', '.bash_login', '.bash_logout', '.inputrc', '.local/bin/git', '.local/lib/python3.12/site-packages/usercustomize.py', '.local/lib/python3.12/site-packages/x.pth', '.config/autostart/a.desktop', '.config/systemd/user/a.service', '.config/git/config', '.config/git/attributes', '.vimrc', '.config/nvim/init.lua', '.tmux.conf', '.ssh/rc']) {
       expect(checkAccess(p, path.join(home, file), 'write', 'process').allowed, file).toBe(false);

@@ -38,7 +38,7 @@ export const credentialHomeDefaultsGuardedWhenMissing: readonly ProtectedEntry[]
 ]);
 
 /**
- * Credential classes of issue 24 (architecture §3.8): histories, package registries, cloud and
+ * Further credential classes (architecture §3.8, docs/decisions/0050-sandbox-credentials-and-secrets-at-rest.md): histories, package registries, cloud and
  * infrastructure CLIs, databases, container registries, git hosting CLIs, `.env` in HOME, SSH
  * variants. A missing one holds no secret, and creating it runs nothing later, so no host mount
  * point is made for it (every placeholder is per-call cost); the fence and Seatbelt deny it anyway.

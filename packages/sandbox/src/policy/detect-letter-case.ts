@@ -53,7 +53,7 @@ export function isCaseInsensitiveDirectory(directory: string): boolean {
 }
 
 /**
- * The letter case a policy matches protected entries with (issue 19): `insensitive` on macOS and
+ * The letter case a policy matches protected entries with (docs/decisions/0044-sandbox-letter-case.md): `insensitive` on macOS and
  * Windows (case-insensitive by default; folding a case-sensitive volume only denies names nobody
  * uses), and wherever one of `directories` (the session's roots and home) is found to fold case —
  * a FAT/exFAT stick, an ext4 `casefold` folder. Otherwise `sensitive`.

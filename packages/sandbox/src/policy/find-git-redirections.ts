@@ -18,8 +18,8 @@ import type { ScopedPath } from './sandbox-layout.js';
  */
 export const gitRedirectionNames: readonly string[] = Object.freeze(gitSensitiveNames.map((entry) => entry.name));
 
-// Bounds for what is read from the host: a hostile tree must not make policy creation slow
-// (issue 23 item 6). Nothing below lists a folder of `.git` that a command can fill: `worktrees/`
+// Bounds for what is read from the host: a hostile tree must not make policy creation slow.
+// Nothing below lists a folder of `.git` that a command can fill: `worktrees/`
 // and `modules/` are protected, and the index is one file.
 const maximumIncludeDepth = 10; // git's own limit for include chains
 const maximumRepositoryDepth = 4; // gitlinks inside gitlinks
@@ -30,7 +30,7 @@ export interface FindGitRedirectionsOptions {
   /**
    * The workspace roots among `roots`: git run in one also discovers a repository above it, so the
    * names that would make one (`.git`, a bare repository's `HEAD`) are protected in each folder
-   * above it that lies in one of `roots` (issue 23 item 2).
+   * above it that lies in one of `roots`.
    */
   readonly workspaceRoots?: readonly string[];
   /** The temp roots among `roots`: shared, so a `.git` that is no repository there is protected whole. */
@@ -173,7 +173,7 @@ class GitRedirectionScan {
 
   /**
    * Gitlinks of the index (submodules, embedded repositories): git recurses into each populated
-   * one, so each is visited like the root's repository (issue 23 item 1). One index read, cached.
+   * one, so each is visited like the root's repository. One index read, cached.
    */
   visitGitlinks(workTree: string, gitDirectory: string, depth: number): void {
     if (depth >= maximumRepositoryDepth) return;
@@ -199,7 +199,7 @@ class GitRedirectionScan {
   }
 
   /**
-   * Issue 23 item 2: in the workspace root (when it is no repository) and in every folder above
+   * Repositories git would find above the root: in the workspace root (when it is no repository) and in every folder above
    * it that a command can write, the names through which git would find a repository there — a
    * `.git`, and `HEAD`, without which no folder is a bare repository — until the repository the
    * root lies in, if any. Above the root a `.git` that is no repository is protected whole, also

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 // Reading git's files from the host, bounded: a hostile tree must not make policy creation or the
-// audit after a call slow (issue 23 item 6), and nothing here throws for what it finds on disk.
+// audit after a call slow, and nothing here throws for what it finds on disk.
 
 /** Larger configuration or pointer files are not read (git's own are a few KB). */
 export const maximumGitFileBytes = 1024 * 1024;
@@ -73,7 +73,7 @@ export function configPath(value: string, base: string, homeDirectory: string): 
 
 /**
  * At most `limit` names of a folder, sorted, read with `opendir` so that a folder of 300,000
- * entries costs no more than one of `limit` (issue 23 item 6). `complete` says whether that was all.
+ * entries costs no more than one of `limit`. `complete` says whether that was all.
  */
 export function listSomeEntries(directory: string, limit: number, statistics?: GitScanStatistics): { names: string[]; complete: boolean } {
   let handle: fs.Dir | undefined;

@@ -123,7 +123,7 @@ describe('git redirections (architecture §3.2)', () => {
       expect(writable(policy, target), target).toBe(false);
     }
     // `.git/modules` is protected whole (git submodule update takes a module directory as it finds
-    // it, issue 23): work inside a submodule's git directory needs a grant, as for `.git/hooks`.
+    // it): work inside a submodule's git directory needs a grant, as for `.git/hooks`.
     expect(writable(policy, path.join(superproject, '.git/modules/lib/index'))).toBe(false);
     expect(writable(policy, path.join(superproject, '.git/modules/planted/config'))).toBe(false);
     expect(writable(policy, path.join(superproject, 'lib/a.txt'))).toBe(true);

@@ -16,7 +16,7 @@ export function isInsideScopedPath(path: string, entry: ScopedPath): boolean {
  * The same question over a long frozen list, answered by set lookups of `path` and of each prefix
  * that ends before a `/` (a subtree entry `P` contains `path` exactly when `path` is `P` or starts
  * with `P/`): the number of ancestors instead of the number of entries. A layout holds about 200
- * entries and `wrap` asks about every one of them against the others (issue 25: the mount plan's
+ * entries and `wrap` asks about every one of them against the others (the mount plan's
  * quadratic checks were 1.5 ms of each bash call).
  */
 class ScopedPathIndex {

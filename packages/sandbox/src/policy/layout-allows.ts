@@ -60,7 +60,7 @@ export function judgeLayoutAccess(layout: SandboxLayout, path: string, access: P
   const readable = !denied(layout.unreadable) || isInsideAnyScopedPath(path, layout.readableGrants);
   if (access === 'read') return { allowed: readable };
   if (actor === 'process' && isInsideAnyScopedPath(path, layout.deviceFiles)) return { allowed: true };
-  // A folder holding protected entries is never itself writable, whatever the grant (issue 19).
+  // A folder holding protected entries is never itself writable, whatever the grant.
   if (denied(protectedParents(layout))) return { allowed: false };
   const kinds = new KindsOfPath(layout, path);
   let refusedBy: SensitiveKindMatch | undefined;

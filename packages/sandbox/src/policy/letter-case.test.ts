@@ -34,7 +34,7 @@ afterAll(async () => {
 const policy = (letterCase: LetterCase, mode: 'workspace-write' | 'full-access' = 'workspace-write') =>
   createSandboxPolicy({ mode, workspaceRoots: [ws], homeDirectory: home, tempRoots: [], letterCase });
 
-describe('letter case in the fence (issue 19)', () => {
+describe('letter case in the fence', () => {
   it('insensitive: other spellings of protected names are protected, with the tier and text of the name itself', () => {
     const folded = policy('insensitive');
     expect(checkAccess(folded, path.join(ws, '.GIT/config'), 'write', 'file-tool')).toMatchObject({ allowed: false, tier: 'sensitive', sandboxDenied: true });

@@ -13,7 +13,7 @@ export function foldLetterCase(path: string): string {
 
 /**
  * "Inside" for deny-side entries (protected, credential, folders holding them): with
- * `insensitive`, ASCII letter case is ignored, so `.GIT/config` is inside `.git/config` (issue 19).
+ * `insensitive`, ASCII letter case is ignored, so `.GIT/config` is inside `.git/config` (docs/decisions/0044-sandbox-letter-case.md).
  * Allow-side entries never use this: folding only ever denies more.
  */
 export function isInsideAnyProtectedEntry(path: string, entries: readonly ScopedPath[], letterCase: LetterCase): boolean {

@@ -372,7 +372,7 @@ export async function buildParityCorpus(tempRoot: string, variant: ParityCorpusV
     path.join(tempDir, 'scratch.txt'),
     path.join(tempDir, '.envrc'),
     path.join(outside, 'secret.txt'),
-    // Other spellings of protected names (issue 19): the same entries on a case-insensitive volume.
+    // Other spellings of protected names: the same entries on a case-insensitive volume.
     path.join(workspace, '.GIT/config'),
     path.join(workspace, '.Git/hooks/pre-commit'),
     path.join(workspace, '.git/HOOKS/post-merge'),

@@ -1,6 +1,6 @@
 /**
  * Paths are strings whose lone U+DC80–U+DCFF stand for bytes 0x80–0xFF that are not part of valid
- * UTF-8 (issue 25; PEP 383's "surrogateescape") — the convention of `@openwork/fs-backend`'s
+ * UTF-8 (PEP 383's "surrogateescape"; docs/decisions/0003-exact-file-names-and-the-xnn-spelling.md) — the convention of `@openwork/fs-backend`'s
  * `path-bytes.ts`, kept here in the two directions canonicalisation needs, since the package graph
  * (architecture §1) gives the sandbox no dependency. builtins' tests run both on the same files.
  * Such a byte is never `/`, `.` or NUL, so every textual rule of the fence holds for the bytes.

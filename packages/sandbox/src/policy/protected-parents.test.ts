@@ -12,7 +12,7 @@ function policy(mode: SandboxMode, grants: Parameters<typeof createSandboxPolicy
 
 const parentsOf = (mode: SandboxMode) => protectedParents(deriveSandboxLayout(policy(mode))).map((entry) => entry.path);
 
-describe('protectedParents (issue 19)', () => {
+describe('protectedParents', () => {
   it('workspace-write: each root and the folders between it and its protected entries, nothing above the roots', () => {
     expect(parentsOf('workspace-write')).toEqual([`${temp}`, `${temp}/.git`, ws, `${ws}/.git`].sort());
   });

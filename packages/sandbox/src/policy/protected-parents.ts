@@ -9,7 +9,7 @@ function parentOf(path: string): string {
 }
 
 /**
- * The folders that hold protected entries inside something writable (issue 19, architecture §3.2
+ * The folders that hold protected entries inside something writable (architecture §3.2
  * "treat every protected path as something an attacker will try to rename"): every folder from a
  * writable entry (itself included, `/` excluded) down to the parent of a `readOnly` or `unreadable`
  * entry inside it — and, inside a write grant, down to the parent of a tier 1 entry. Exact paths:

@@ -6,7 +6,7 @@ import type { GitScanStatistics } from './git-files.js';
  * The gitlinks (mode 160000 entries: submodules and embedded repositories) of a git index, read
  * from the index file itself (gitformat-index(5), versions 2–4, SHA-1 and SHA-256, a split
  * index's shared part). git recurses into each populated one on `status`, `diff`, `commit` and
- * `fetch` (issue 23 item 1), so these are repositories git visits from a root.
+ * `fetch`, so these are repositories git visits from a root.
  */
 export interface Gitlinks {
   /** Paths relative to the work tree, as in the index. */

@@ -24,7 +24,7 @@ export type PathTier = 'hard-protected' | 'credential' | 'sensitive' | 'writable
 export type PathScope = 'exact' | 'subtree';
 
 /**
- * Network of a sandboxed process (spec §7.9, issue 19). `allow` (default): as unsandboxed, and no
+ * Network of a sandboxed process (spec §7.9, docs/decisions/0046-sandbox-network-allowed-by-default.md). `allow` (default): as unsandboxed, and no
  * text claims any network restriction. `none`: no network at all — bubblewrap `--unshare-net`
  * (a namespace with only its own loopback), Seatbelt without any network rule under
  * `(deny default)`. Both backends render it; the file-tool fence has nothing to say about it.

@@ -128,7 +128,7 @@ describe('SBPL evaluator', () => {
       '(version 1)(deny default)(allow file-write* (require-all (subpath "/ws") (require-not (subpath "/ws/.git/hooks"))))(allow file-write-create (literal "/out/new"))',
       {},
     );
-    // Exactly the hole of issue 19: the hooks are protected by name, the folder above them moves.
+    // Exactly the hole of protecting by name only: the hooks are protected, the folder above them moves.
     expect(evaluator.decideRename('/ws/.git', '/ws/.g')).toBe('allow');
     expect(evaluator.decideRename('/ws/.git/hooks', '/ws/h')).toBe('deny');
     expect(evaluator.decideRename('/ws/a', '/ws/.git/hooks')).toBe('deny');

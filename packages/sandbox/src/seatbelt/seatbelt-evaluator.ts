@@ -323,7 +323,7 @@ class FilterCompiler {
  * or `default` covers each member; a rule on one member (`file-write-data`) only that member.
  * Moves are modelled the way Seatbelt checks them: `file-write-unlink` on the source name and
  * `file-write-create` on the destination name — nothing below a moved folder is looked at, which
- * is why folders holding protected entries must themselves be excluded (issue 19).
+ * is why folders holding protected entries must themselves be excluded.
  */
 export class SeatbeltEvaluator {
   private readonly rules: readonly CompiledRule[];

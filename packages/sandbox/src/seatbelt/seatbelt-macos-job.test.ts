@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SeatbeltBackend, createSandboxPolicy, type CreateSandboxPolicyOptions } from '../index.js';
 
 /**
- * The macOS job of issue 19 (README "macOS job"): ordinary commands and attacks under the real
+ * The macOS job (README "macOS job"): ordinary commands and attacks under the real
  * `sandbox-exec`. They need macOS; elsewhere every test here is skipped with this reason. None of
  * them has run yet — the README says so until a Mac has run this file.
  */
@@ -52,7 +52,7 @@ function run(script: string, options: Partial<CreateSandboxPolicyOptions> = {}) 
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe.skipIf(!onMac)(`macOS job: real sandbox-exec (issue 19)${reason}`, () => {
+describe.skipIf(!onMac)(`macOS job: real sandbox-exec${reason}`, () => {
   it('the self-check passes with every statement shape', async () => {
     expect(await new SeatbeltBackend().selfCheck()).toEqual({ available: true });
   });

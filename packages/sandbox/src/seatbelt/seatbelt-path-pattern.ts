@@ -5,7 +5,7 @@ const metacharacters = /[\\^$.|?*+()[\]{}]/g;
 /**
  * A Seatbelt `(regex …)` pattern for one canonical path, passed as a `-D` parameter (paths are
  * never inlined, §3.4). `insensitive` turns every ASCII letter into a class (`.git` →
- * `\.[gG][iI][tT]`), the case rule of issue 19; other characters are escaped. `exact` matches the
+ * `\.[gG][iI][tT]`), the letter-case rule (docs/decisions/0044-sandbox-letter-case.md); other characters are escaped. `exact` matches the
  * path only; `subtree` the path and everything below it — `(/|$)` after the path, which also stops
  * `mkdir` of a missing protected folder, and needs no `.` (whose meaning for a newline in a name
  * differs between regex engines).

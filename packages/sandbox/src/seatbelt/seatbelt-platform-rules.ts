@@ -2,7 +2,7 @@ import type { NetworkAccess } from '../policy/sandbox-policy.js';
 
 /**
  * What ordinary commands need from macOS besides the files of the layout, one group per need, each
- * with its reason (issue 19). Read against the base policy OpenAI's Codex CLI ships and against
+ * with its reason (docs/decisions/0058-sandbox-seatbelt-profile.md). Read against the base policy OpenAI's Codex CLI ships and against
  * Anthropic's sandbox-runtime; narrower than our first profile where they showed it could be.
  * Nothing here names a user path: paths only ever come in as `-D` parameters (§3.4).
  */
@@ -132,7 +132,7 @@ const terminalRules = [
 
 /**
  * `allow` (the default): the network as unsandboxed, so `git fetch`, `npm install`, `pip`, `curl`
- * and `ssh` work as they do under bubblewrap (issue 19): sockets of every kind, and the services
+ * and `ssh` work as they do under bubblewrap (docs/decisions/0046-sandbox-network-allowed-by-default.md): sockets of every kind, and the services
  * that name resolution and TLS need — DNS configuration, certificate trust and revocation. `none`:
  * no rule at all, so `(deny default)` refuses every socket operation, Unix sockets included.
  *

@@ -132,7 +132,7 @@ describe('Seatbelt profile (architecture §3.4)', () => {
   });
 });
 
-describe('network (issue 19, spec §7.9)', () => {
+describe('network (spec §7.9)', () => {
   it('the default allows the network in every mode, like bubblewrap: sockets, name resolution, TLS trust', () => {
     for (const mode of ['read-only', 'workspace-write', 'full-access'] as const) {
       const profile = render({ mode });
@@ -161,7 +161,7 @@ describe('network (issue 19, spec §7.9)', () => {
   });
 });
 
-describe('UNIX sockets of host daemons (architecture §3.7, issue 24)', () => {
+describe('UNIX sockets of host daemons (architecture §3.7)', () => {
   const outbound = (evaluator: SeatbeltEvaluator, socket: string) => evaluator.decideQuery('network-outbound', { remote: 'unix-socket', path: socket });
 
   it('connecting to a UNIX socket is denied in every mode and network setting: tmux, ssh-agent, docker', () => {
@@ -189,7 +189,7 @@ describe('UNIX sockets of host daemons (architecture §3.7, issue 24)', () => {
   });
 });
 
-describe('folders holding protected entries cannot be moved (issue 19)', () => {
+describe('folders holding protected entries cannot be moved', () => {
   it('mv .git .g, edit .g/hooks, mv .g .git: both moves are refused; ordinary folders still move', () => {
     const evaluator = evaluatorFor();
     expect(evaluator.decideRename(path.join(ws, '.git'), path.join(ws, '.g'))).toBe('deny');
@@ -223,7 +223,7 @@ describe('folders holding protected entries cannot be moved (issue 19)', () => {
   });
 });
 
-describe('letter case (issue 19)', () => {
+describe('letter case', () => {
   it('insensitive: protected names are regex parameters with a class per letter, and every spelling is excluded', () => {
     const profile = render({ letterCase: 'insensitive', mode: 'full-access' });
     const patterns = Object.entries(profile.parameters).filter(([name]) => name.includes('_PATTERN_'));
@@ -254,7 +254,7 @@ describe('letter case (issue 19)', () => {
   });
 });
 
-describe('what ordinary commands need (issue 19, item 4)', () => {
+describe('what ordinary commands need', () => {
   it('PTYs: pseudo-tty, /dev/ptmx, and the /dev/ttysN the command opened itself (pty extension) — not the user’s terminal', () => {
     const evaluator = evaluatorFor({ mode: 'read-only' });
     const own = { vnodeType: 'CHARACTER-DEVICE' as const, extensions: ['com.apple.sandbox.pty'] };
@@ -317,7 +317,7 @@ describe('what ordinary commands need (issue 19, item 4)', () => {
   });
 });
 
-describe('narrowing (issue 19, item 5)', () => {
+describe('narrower than the first profile', () => {
   it('device files take data writes to character devices and ioctl only: no unlink, mode, owner or rename', () => {
     const evaluator = evaluatorFor({ mode: 'read-only' });
     for (const device of ['/dev/null', '/dev/zero', '/dev/tty', '/dev/urandom']) {

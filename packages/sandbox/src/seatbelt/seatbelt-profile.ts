@@ -51,7 +51,7 @@ interface Excluded {
 }
 
 /**
- * Deny-side matching (issue 19 case rule). `sensitive`: `(literal P)` and, for a subtree,
+ * Deny-side matching (the letter-case rule, docs/decisions/0044-sandbox-letter-case.md). `sensitive`: `(literal P)` and, for a subtree,
  * `(subpath P)` — both, so `mkdir P` is stopped as well as writes below P. `insensitive`: one
  * `(regex P_PATTERN)` with every ASCII letter as a class, so `.GIT/config` is excluded like
  * `.git/config` on a case-insensitive volume, whatever spelling the kernel reports.
@@ -141,7 +141,7 @@ function writeRules(layout: SandboxLayout, table: ParameterTable, exclusions: Ex
 }
 
 /**
- * Device files (`/dev/null` …): data writes to character devices only, and ioctl (issue 19): no
+ * Device files (`/dev/null` …): data writes to character devices only, and ioctl: no
  * unlink, rename, mode or owner change of a device node, whatever the mode.
  */
 function deviceRules(layout: SandboxLayout, table: ParameterTable): string[] {

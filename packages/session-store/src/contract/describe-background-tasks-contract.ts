@@ -18,7 +18,7 @@ export function describeBackgroundTaskContract(stores: ContractStores): void {
     return (await store.createSession({ id, workspaceRoots: [ROOT] })).id;
   }
 
-  describe('background task records (issue 26)', () => {
+  describe('background task records', () => {
     it('saves a task when it starts and replaces it when it ends; a reopened store and a peer see the end', async () => {
       const store = await stores.create();
       const session = await sessionIn(store);

@@ -37,7 +37,7 @@ function describeMessageRoundTrips(stores: ContractStores): void {
     expect(session?.updatedAt).toBe(stored[4]?.createdAt);
   });
 
-  it('round-trips a result with image parts exactly, across a reopen (issue 27)', async () => {
+  it('round-trips a result with image parts exactly, across a reopen', async () => {
     const store = await stores.create();
     await store.createSession({ id: 's', workspaceRoots: [ROOT] });
     // 300 KB of base64: an image part is stored whole, not cut like text.

@@ -21,7 +21,7 @@ async function readUntil(fixture: BashFixture, taskId: string, needle: string): 
   return seen;
 }
 
-describe('background bash (issue 26)', () => {
+describe('background bash', () => {
   it('a dev server started in the background is reached by a later foreground curl, then killed', async () => {
     const fixture = await bashFixture();
     await writeFile(join(fixture.workspace, 'hello.txt'), 'hello from the workspace\n');

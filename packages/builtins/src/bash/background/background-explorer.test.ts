@@ -21,7 +21,7 @@ class MemoryJournal implements BackgroundTaskJournal {
   }
 }
 
-describe('whose tasks a role reaches (issue 26)', () => {
+describe('whose tasks a role reaches', () => {
   it("an explorer reads, types into and stops only the tasks it started, never the default agent's", async () => {
     const tasks = new BackgroundTasks();
     const main = await create({ backgroundTasks: tasks });
@@ -49,7 +49,7 @@ describe('whose tasks a role reaches (issue 26)', () => {
   });
 });
 
-describe('a task outlives nothing, but its record does (issue 26)', () => {
+describe('a task outlives nothing, but its record does', () => {
   it('after a restart bash_output says how each task ended: its own end, or killed: the host stopped', async () => {
     const journal = new MemoryJournal();
     const first = await create({ backgroundTasks: new BackgroundTasks({ journal }) });

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { DEFAULT_YIELD_MS, MAX_DESCRIPTION_LENGTH, MAX_WAIT_MS } from './background-limits.js';
 
-/** Issue 26: the parameters bash gains; without them a call behaves exactly as §7.9 says. */
+/** Background bash (docs/decisions/0032-background-bash-tasks.md): the parameters bash gains; without them a call behaves exactly as §7.9 says. */
 export const backgroundInputShape = {
   runInBackground: z
     .boolean()

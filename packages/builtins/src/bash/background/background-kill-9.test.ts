@@ -63,7 +63,7 @@ function settledTree(folder: string): string[] | undefined {
   }
 }
 
-describe('no background task outlives its owner (issue 26, architecture §3.7 "crashes")', () => {
+describe('no background task outlives its owner (architecture §3.7 "crashes")', () => {
   it('kill -9 of a host running two background tasks leaves no process (checked in /proc) and nothing in the workspace', { timeout: 120_000 }, async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'ow-bg-kill9-')));
     const workspace = join(root, 'workspace');

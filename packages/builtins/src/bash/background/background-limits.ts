@@ -1,10 +1,10 @@
-/** Issue 26: at most this many tasks of one session run at once; a ninth start is refused, naming the running ones. */
+/** At most this many tasks of one session run at once; a ninth start is refused, naming the running ones. */
 export const MAX_RUNNING_TASKS = 8;
 
-/** Issue 26: how long `bash { runInBackground: true }` waits for the first output when the call gives no `yieldMs`. */
+/** How long `bash { runInBackground: true }` waits for the first output when the call gives no `yieldMs`. */
 export const DEFAULT_YIELD_MS = 1_000;
 
-/** Issue 26: the longest `yieldMs` of bash and `waitMs` of bash_output; larger values are clamped. */
+/** The longest `yieldMs` of bash and `waitMs` of bash_output; larger values are clamped. */
 export const MAX_WAIT_MS = 30_000;
 
 /** A `description` is a short text for the person (approvals, progress, the task list). */
@@ -16,7 +16,7 @@ export const MAX_DESCRIPTION_LENGTH = 200;
  */
 export const MAX_ENDED_TASKS_KEPT = 64;
 
-/** Issue 26: the most text one `bash_input` call types (UTF-8 bytes). */
+/** The most text one `bash_input` call types (UTF-8 bytes). */
 export const MAX_INPUT_BYTES = 64 * 1024;
 
 /** How long `bash_input` waits for the task's answer at most: its first output, then a pause. */

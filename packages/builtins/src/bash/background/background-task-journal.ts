@@ -1,6 +1,6 @@
 import type { BackgroundTaskState } from './background-task-state.js';
 
-/** A task as a journal keeps it (issue 26): the shape of `@openwork/session-store`'s `NewBackgroundTaskRecord`. */
+/** A task as a journal keeps it: the shape of `@openwork/session-store`'s `NewBackgroundTaskRecord`. */
 export interface BackgroundTaskJournalEntry {
   readonly taskId: string;
   readonly command: string;
@@ -17,8 +17,8 @@ export interface BackgroundTaskJournalEntry {
 }
 
 /**
- * Where a session's background tasks are recorded beyond this process (issue 26: "a task's final
- * state and output tail are stored with the session"). Core implements it over its session store;
+ * Where a session's background tasks are recorded beyond this process ("a task's final
+ * state and output tail are stored with the session", docs/decisions/0032-background-bash-tasks.md). Core implements it over its session store;
  * without one, tasks are known only while this process runs. A task is saved when it starts
  * (`running`) and again when it ends; a record still `running` once its process is gone means its
  * host stopped while it ran — and the task with it, since no task outlives its owner.

@@ -23,11 +23,11 @@ export interface BackgroundTaskStart {
   readonly description?: string;
   /** The task's whole output, up to 64 MiB, once it passes 16 KiB (§8.2). */
   readonly spill?: SpillLocation;
-  /** Issue 26 `tty: true`: it runs on a pseudo-terminal; reads are cleaned of terminal control sequences. */
+  /** `tty: true`: it runs on a pseudo-terminal; reads are cleaned of terminal control sequences. */
   readonly tty?: boolean;
   /** Where it runs (absolute): `bash_input`'s command analysis resolves paths against it. */
   readonly cwd?: string;
-  /** The agent role whose call started it: an explorer reaches only its own tasks (issue 26). Default `default`. */
+  /** The agent role whose call started it: an explorer reaches only its own tasks. Default `default`. */
   readonly agentRole?: BuiltinAgent;
   /** Called once when it ends (its state is final), e.g. to store how it ended. */
   readonly onEnd?: (task: BackgroundTask) => void;
@@ -37,7 +37,7 @@ export interface BackgroundTaskStart {
 const RECENT_OUTPUT_BYTES = 16 * 1024;
 
 /**
- * One background bash (issue 26): its state and the output nobody has read yet. Memory holds at
+ * One background bash (docs/decisions/0032-background-bash-tasks.md): its state and the output nobody has read yet. Memory holds at
  * most head + tail of the unread part (a `BoundedCapture` per part), whatever the task prints; the
  * whole output goes to the task's spill file through the process backend.
  */

@@ -3,7 +3,7 @@ import { BackgroundTasks } from './background-tasks.js';
 import { MAX_ENDED_TASKS_KEPT, MAX_RUNNING_TASKS } from './background-limits.js';
 
 /** The table alone (no process): tasks are admitted and ended as the runner would. */
-describe('BackgroundTasks (issue 26)', () => {
+describe('BackgroundTasks', () => {
   it('admits at most 8 running tasks and names them when it refuses; an ended one frees its place', () => {
     const tasks = new BackgroundTasks();
     const admitted = Array.from({ length: MAX_RUNNING_TASKS }, (_, index) => tasks.admit({ id: tasks.newId(), command: `server ${index}` }));

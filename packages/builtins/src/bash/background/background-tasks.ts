@@ -8,7 +8,7 @@ import { MAX_ENDED_TASKS_KEPT, MAX_RUNNING_TASKS } from './background-limits.js'
 export type AdmissionRefusal = { readonly kind: 'limit'; readonly running: readonly BackgroundTask[] } | { readonly kind: 'closed' };
 
 /**
- * The background tasks of one session (issue 26). Shared by every toolset the session builds, like
+ * The background tasks of one session (docs/decisions/0032-background-bash-tasks.md). Shared by every toolset the session builds, like
  * its observation table; `close()` — the session closing, `runtime.close()` — kills every task and
  * waits until each is gone and its sandbox claim released, so no task outlives its owner.
  */
@@ -19,13 +19,13 @@ export class BackgroundTasks {
   readonly #startsRecorded = new Map<string, Promise<void>>();
   #closed = false;
 
-  /** With a `journal`, every task's start and end are recorded beyond this process (issue 26). */
+  /** With a `journal`, every task's start and end are recorded beyond this process. */
   constructor(options: { readonly journal?: BackgroundTaskJournal } = {}) {
     this.#journal = options.journal;
   }
 
   /**
-   * The tasks `agent` may reach (issue 26): the default agent every task of the session, an
+   * The tasks `agent` may reach: the default agent every task of the session, an
    * explorer only those its own calls started.
    */
   visibleTo(agent: BuiltinAgent): readonly BackgroundTask[] {

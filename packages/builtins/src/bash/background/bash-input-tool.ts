@@ -24,7 +24,7 @@ const inputSchema = z.strictObject({
 });
 
 /**
- * Issue 26 `bash_input`: types text into a running background task — its stdin pipe, or its
+ * `bash_input`: types text into a running background task — its stdin pipe, or its
  * terminal with `tty: true` — and returns what it printed in answer (it waits until the task has
  * printed and then been quiet briefly, a few seconds at most). Before it runs, text typed into a
  * shell gets the dangerous-command analysis of bash (architecture §3.6): there it is a command, and

@@ -22,7 +22,7 @@ async function readUntil(fixture: BashFixture, id: string, needle: string, seen 
 /** Terminal control: ESC, CR, BEL, backspace and C1 controls never reach the model. */
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 
-describe('bash_input and tty: true (issue 26)', () => {
+describe('bash_input and tty: true', () => {
   it('a REPL (python3 -i) on a pseudo-terminal, driven through bash_input, answers; its output is clean text', async () => {
     const fixture = await bashFixture();
     const started = await fixture.call('bash', { command: 'exec python3 -i -q', runInBackground: true, tty: true, yieldMs: 2_000, description: 'python REPL' });

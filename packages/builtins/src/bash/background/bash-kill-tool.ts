@@ -10,7 +10,7 @@ import { taskIdSchema } from './wait-input.js';
 const inputSchema = z.strictObject({ taskId: taskIdSchema });
 
 /**
- * Issue 26 `bash_kill`: ends a background task's whole process group through the same terminate
+ * `bash_kill`: ends a background task's whole process group through the same terminate
  * path as a timeout (§5: SIGKILL to the group, bounded wait), waits until its sandbox claim is
  * released, and returns its last unread output with the state `killed`. A task that already ended
  * (here or in an earlier process) is reported as it ended. An explorer reaches only its own tasks.

@@ -17,7 +17,7 @@ const inputSchema = z.strictObject({
 });
 
 /**
- * Issue 26 `bash_output`: what a background task printed since the last read (merged streams,
+ * `bash_output`: what a background task printed since the last read (merged streams,
  * bounded like bash), its state and exit code; `waitMs` waits for new output or the end. Without
  * `taskId`, the session's tasks. Reads only tasks the calling agent may reach (an explorer its
  * own), so it is read-only; after a restart it says how a recorded task ended.

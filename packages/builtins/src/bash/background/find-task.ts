@@ -10,7 +10,7 @@ export type TaskLookup =
   | { readonly kind: 'unknown'; readonly error: ToolExecutionError };
 
 /**
- * Issue 26: finds `taskId` among the tasks the calling agent may reach (an explorer only its own),
+ * Finds `taskId` among the tasks the calling agent may reach (an explorer only its own),
  * then among those the session's journal recorded in an earlier process, so that after a restart
  * `bash_output` says how a task ended instead of "unknown task".
  */

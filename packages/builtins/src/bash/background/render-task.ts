@@ -51,7 +51,7 @@ export function renderTaskList(tasks: readonly BackgroundTask[], recorded: reado
 }
 
 /**
- * A task an earlier openwork process ran (issue 26): how it ended — `killed: the host stopped`
+ * A task an earlier openwork process ran: how it ended — `killed: the host stopped`
  * when that process stopped while the task ran — and the end of what it printed that nobody read.
  */
 export function renderRecordedTask(entry: BackgroundTaskJournalEntry, spillPath: string | undefined): ToolOutput {

@@ -16,7 +16,7 @@ export interface BackgroundStart {
   readonly environment: Readonly<Record<string, string>>;
   /** Already clamped to 0–30,000. */
   readonly yieldMs: number;
-  /** Issue 26 `tty: true`: a pseudo-terminal, made inside the sandbox by `script`. */
+  /** `tty: true`: a pseudo-terminal, made inside the sandbox by `script`. */
   readonly tty: boolean;
   /** The call's cancel: it ends the wait for the first output, never the task. */
   readonly signal: AbortSignal;
@@ -25,7 +25,7 @@ export interface BackgroundStart {
 }
 
 /**
- * Issue 26: admits a task (at most 8 running per session), starts it in the sandbox under this
+ * Admits a task (at most 8 running per session), starts it in the sandbox under this
  * call's policy, waits up to `yieldMs` (less if it ends), and returns what it printed so far with
  * `task <id>` and how to read more. The call's own cancel does not reach the task: it outlives the
  * call by design, and only bash_kill or the session's end stops it.
@@ -67,7 +67,7 @@ export async function runInBackground(session: ToolSessionContext, start: Backgr
   await task.waitForEnd(start.yieldMs, start.signal);
   await tasks.startRecorded(id);
   const read = await task.read();
-  // Issue 26: hosts (MCP progress) hear of the first yield as it happens, before the result.
+  // Hosts (MCP progress) hear of the first yield as it happens, before the result.
   start.reportProgress({ kind: 'message', message: `task ${id} ${task.state === 'running' ? 'is running' : `ended (${task.state})`} after the first yield; ${read.newBytes} bytes of output so far` });
   return renderTaskRead(task, read, { usage: true });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isShellTask } from './shell-task.js';
 
-describe('isShellTask (issue 26: which bash_input text is a command)', () => {
+describe('isShellTask (which bash_input text is a command)', () => {
   it('a shell reading its input is one, however it is started', () => {
     for (const command of ['bash', 'exec bash --norc -i', '/bin/sh', 'cat setup.sh | sh', 'zsh -i', 'ssh build-host', 'env FOO=1 bash', "bash -c 'bash -i'", 'sh -s -- arg']) {
       expect(isShellTask(command), command).toBe(true);

@@ -2,7 +2,7 @@
 const SHELL_PROGRAMS: ReadonlySet<string> = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'tcsh', 'csh', 'busybox', 'ssh']);
 
 /**
- * Issue 26 "dangerous-command analysis applies … to bash_input text sent to a shell": whether a
+ * Text typed into a shell gets bash's dangerous-command analysis (docs/decisions/0032-background-bash-tasks.md): whether a
  * task's command starts a shell that reads what is typed — a shell word not followed by a `-c`
  * style option (`bash`, `exec bash --norc -i`, `… | sh`, `ssh host`; not `bash -lc 'npm run dev'`).
  * Deliberately wide: every word counts, quoted or not (`bash -c 'bash -i'` is a shell task), since

@@ -20,7 +20,7 @@ export function startBackgroundBash(session: ToolSessionContext, task: Backgroun
     signal: task.signal,
     onOutput: (chunk) => task.receive(chunk),
     spill: task.spill,
-    // Issue 26 bash_input: the task's stdin is a pipe (the terminal's input with tty), not /dev/null.
+    // bash_input: the task's stdin is a pipe (the terminal's input with tty), not /dev/null.
     stdin: task.stdin,
     // Staged writes (architecture §3.10): the task's writes reach the host while it runs, and the
     // file tools' writes reach its watchers.

@@ -1,7 +1,7 @@
 import { access, constants, readFile, realpath, stat } from 'node:fs/promises';
 
 /**
- * Issue 26 `tty: true`: the program that gives a task a pseudo-terminal. `script` ships with every
+ * `tty: true` (docs/decisions/0033-tty-through-script.md): the program that gives a task a pseudo-terminal. `script` ships with every
  * Linux (util-linux, Debian's `bsdutils`) and with macOS, and needs no compiler (node-pty does); it
  * runs INSIDE the kernel sandbox, so the terminal is the sandbox's own (bubblewrap's private
  * devpts, Seatbelt's `pseudo-tty`) and nothing of the host is a terminal for the command.

@@ -4,7 +4,7 @@ import type { BackgroundTaskArtifact } from '../background/background-task-state
 import { createBashFixture, requireBubblewrap, type BashFixture } from './bash-fixture.js';
 
 /**
- * For a test file of background bash (issue 26): requires bubblewrap, and after each test closes
+ * For a test file of background bash: requires bubblewrap, and after each test closes
  * the tasks of every fixture it made and removes its folders. Returns the fixture factory and the
  * list that `afterEach` empties (for fixtures made with other options).
  */

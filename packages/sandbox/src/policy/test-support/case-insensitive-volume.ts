@@ -22,7 +22,7 @@ function which(program: string): string | undefined {
 }
 
 /**
- * Make a case-insensitive folder on Linux for tests (issue 19): the kernel here has no `casefold`
+ * Make a case-insensitive folder on Linux for tests (docs/decisions/0044-sandbox-letter-case.md): the kernel here has no `casefold`
  * (CONFIG_UNICODE), so a 32 MiB exFAT image is formatted (`mkfs.exfat`, Debian exfatprogs),
  * attached to a loop device and mounted through FUSE (`mount.exfat-fuse`, Debian exfat-fuse).
  * Needs root. Returns why not, instead of throwing, so a suite can skip with a visible reason.
