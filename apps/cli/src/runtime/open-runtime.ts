@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Approver, Runtime } from '@openwork/core';
 import type { SandboxBackend } from '@openwork/core';
 import { allowedSockets } from './allowed-sockets.js';
+import { benchmarkSandboxLayout } from './benchmark-sandbox-layout.js';
 import { openworkHome, userHome } from './openwork-home.js';
 import { rememberedCheckFile, RememberedSandboxCheck } from './remembered-sandbox-check.js';
 import { storeLocation, type StoreLocation } from './store-location.js';
@@ -40,7 +41,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRunt
   const location = storeLocation(options.database, options.environment, join(home, 'sessions.sqlite'));
   const store = await openStore(location, home);
   try {
-    const [{ createRuntime }, sandboxBackend] = await Promise.all([import('@openwork/core'), sandboxFor(home, options.liveSandboxCheck === true)]);
+    const [{ createRuntime }, sandboxBackend] = await Promise.all([import('@openwork/core'), sandboxFor(home, options.liveSandboxCheck === true, options.environment)]);
     const runtime = await createRuntime({
       home,
       homeDirectory: userHome(options.environment),
@@ -65,9 +66,9 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRunt
 }
 
 /** The platform's sandbox backend; on Linux with its passed self-check remembered for an hour (issue 29). */
-async function sandboxFor(home: string, live: boolean): Promise<SandboxBackend> {
+async function sandboxFor(home: string, live: boolean, environment: NodeJS.ProcessEnv): Promise<SandboxBackend> {
   const { selectSandboxBackend } = await import('@openwork/core');
-  const backend = selectSandboxBackend();
+  const backend = selectSandboxBackend(benchmarkSandboxLayout(environment));
   return live ? backend : new RememberedSandboxCheck(backend, rememberedCheckFile(home));
 }
 
