@@ -8,8 +8,11 @@
 // the counts of both (they must be identical), the load average before and after, and the rounds.
 // Then bash (issue 25's last rows): a warm server with the default agent against a plain spawn and
 // bare bubblewrap, and the floor of a sandbox made per call (the server's cost of a trivial call,
-// and our bwrap command line alone). Run after a build: `pnpm bench:mcp` (ROUNDS=n, at least 7;
-// ONLY=bash for the bash rows alone). Needs `rg` and `bwrap` on PATH.
+// and our bwrap command line alone). Both bubblewrap layouts are timed: staged writes (the
+// default) and, in a second server started with the benchmark-only OPENWORK_BENCH_SANDBOX_LAYOUT=
+// unstaged, the previous layout (one read-only mount per protected name); each server's layout
+// is checked from inside (its overlay mounts). Run after a build: `pnpm bench:mcp` (ROUNDS=n, at
+// least 7; ONLY=bash for the bash rows alone). Needs `rg` and `bwrap` on PATH.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -178,50 +181,73 @@ async function benchBash() {
   mkdirSync(join(outside, 'ws', '.git'), { recursive: true });
   mkdirSync(join(outside, 'home'));
   const workspace = join(outside, 'ws');
-  let bashClient;
+  const clients = {};
   try {
-    bashClient = new Client({ name: 'openwork-bash-bench', version: '1.0.0' }, { capabilities: {} });
-    await bashClient.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [bin, 'mcp', '--workspace', workspace],
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(outside, 'home'), OPENWORK_HOME: join(outside, 'home', '.openwork'), TMPDIR: scratch },
-        cwd: workspace,
-        stderr: 'ignore',
-      }),
-    );
-    const bashTrue = async () => {
+    /** A warm server of one layout; `layout` is the benchmark-only variable's value ('' = default). */
+    const connect = async (layout) => {
+      const client = new Client({ name: 'openwork-bash-bench', version: '1.0.0' }, { capabilities: {} });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [bin, 'mcp', '--workspace', workspace],
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(outside, 'home'), OPENWORK_HOME: join(outside, 'home', '.openwork'), TMPDIR: scratch, ...(layout === '' ? {} : { OPENWORK_BENCH_SANDBOX_LAYOUT: layout }) },
+          cwd: workspace,
+          stderr: 'ignore',
+        }),
+      );
+      return client;
+    };
+    clients.staged = await connect('');
+    clients.previous = await connect('unstaged');
+    const bashThrough = (client) => async () => {
       const begin = performance.now();
-      const result = await bashClient.callTool({ name: 'bash', arguments: { command: 'true' } });
+      const result = await client.callTool({ name: 'bash', arguments: { command: 'true' } });
       const elapsed = performance.now() - begin;
       const text = result.content.map((part) => part.text).join('\n');
       if (result.isError) throw new Error(`bash true: ${text}`);
       return { elapsed, text };
     };
-    const references = [
-      ['bash `true` vs a plain spawn of `bash -c true`', ['/bin/bash', '-c', 'true']],
-      ['bash `true` vs bare `bwrap --ro-bind / / … bash -c true`', ['bwrap', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '/bin/bash', '-c', 'true']],
+    const bashTrue = bashThrough(clients.staged);
+    const bashPrevious = bashThrough(clients.previous);
+    // Which layout each server runs, seen from inside: staged writes mount an overlay per writable folder.
+    const overlays = {};
+    for (const [layout, client] of Object.entries(clients)) {
+      const result = await client.callTool({ name: 'bash', arguments: { command: "grep -c ' - overlay ' /proc/self/mountinfo || true" } });
+      overlays[layout] = Number(result.content.map((part) => part.text).join('\n').trim().split('\n')[0]);
+    }
+    if (!(overlays.staged > 0) || overlays.previous !== 0) throw new Error(`the servers do not run the layouts asked for: overlay mounts ${JSON.stringify(overlays)}`);
+    const spawnOf = (argv) => async () => ({ elapsed: await timeSpawn(argv, workspace), text: 'exit 0' });
+    const plainSpawn = spawnOf(['/bin/bash', '-c', 'true']);
+    const bareBwrap = spawnOf(['bwrap', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '/bin/bash', '-c', 'true']);
+    // Each row: ours, the reference, whether the +10 ms goal applies. Each row is its own paired rounds.
+    const comparisons = [
+      ['bash `true`, staged writes (default) vs a plain spawn of `bash -c true`', bashTrue, plainSpawn, true],
+      ['bash `true`, staged writes (default) vs bare `bwrap --ro-bind / / … bash -c true`', bashTrue, bareBwrap, false],
+      ['bash `true`, previous layout (unstaged) vs a plain spawn of `bash -c true`', bashPrevious, plainSpawn, true],
+      ['bash `true`, staged writes vs the previous layout (both through openwork mcp)', bashTrue, bashPrevious, false],
     ];
     for (let warm = 0; warm < 5; warm += 1) {
       await bashTrue();
-      for (const [, argv] of references) await timeSpawn(argv, workspace);
+      await bashPrevious();
+      await plainSpawn();
+      await bareBwrap();
     }
     const loadBefore = loadAverage();
     const bashRounds = Math.max(rounds, 21);
     const bashRows = [];
     const median = (values) => [...values].sort((left, right) => left - right)[values.length >> 1];
-    for (const [name, argv] of references) {
+    for (const [name, ours, reference, goalApplies] of comparisons) {
       const series = { ours: [], reference: [], ratio: [], difference: [] };
       let text = '';
       for (let round = 0; round < bashRounds; round += 1) {
         let mine;
         let theirs;
         if (round % 2 === 0) {
-          ({ elapsed: mine, text } = await bashTrue());
-          theirs = await timeSpawn(argv, workspace);
+          ({ elapsed: mine, text } = await ours());
+          ({ elapsed: theirs } = await reference());
         } else {
-          theirs = await timeSpawn(argv, workspace);
-          ({ elapsed: mine, text } = await bashTrue());
+          ({ elapsed: theirs } = await reference());
+          ({ elapsed: mine, text } = await ours());
         }
         series.ours.push(mine);
         series.reference.push(theirs);
@@ -229,19 +255,21 @@ async function benchBash() {
         series.difference.push(mine - theirs);
       }
       const difference = median(series.difference);
-      const goal = name.includes('plain') ? `<= +10 ms ${difference <= 10 ? 'met' : 'MISSED'}` : '-';
-      bashRows.push([name, median(series.ours).toFixed(1), median(series.reference).toFixed(1), `${median(series.ratio).toFixed(2)}x`, `+${difference.toFixed(1)} ms`, goal, /exit 0/.test(text) ? 'yes' : 'NO']);
+      const goal = goalApplies ? `<= +10 ms ${difference <= 10 ? 'met' : 'MISSED'}` : '-';
+      const signed = `${difference >= 0 ? '+' : '−'}${Math.abs(difference).toFixed(1)} ms`;
+      bashRows.push([name, median(series.ours).toFixed(1), median(series.reference).toFixed(1), `${median(series.ratio).toFixed(2)}x`, signed, goal, /exit 0/.test(text) ? 'yes' : 'NO']);
     }
-    const floor = await bashFloor(bashClient, bashTrue, workspace, outside, bashRounds, median);
+    const floor = await bashFloor(clients.staged, bashTrue, workspace, outside, bashRounds, median);
     const loadAfter = loadAverage();
     console.log(`\nbash through openwork mcp (warm, default agent, workspace and home outside every temp root) vs a spawn; paired medians of ${bashRounds} rounds`);
+    console.log(`layouts, checked from inside: staged writes (default) ${overlays.staged} overlay mounts; previous layout (OPENWORK_BENCH_SANDBOX_LAYOUT=unstaged) ${overlays.previous}`);
     console.log(`load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after\n`);
     printComparisonTable(['case', 'ours ms', 'reference ms', 'ours/reference', 'ours - reference (paired)', 'goal', 'ran (exit 0)'], bashRows);
     console.log(`\nThe floor of a sandbox made for each call, measured in the same run (paired medians of ${bashRounds} rounds):`);
     printComparisonTable(['part', 'ms', 'reference ms', 'part - reference (paired)', 'what it is', 'ran'], floor.rows);
-    console.log(`\n  floor over a plain spawn = server floor + layout: +${floor.total.toFixed(1)} ms (goal <= +10 ms); mounts inside: ${floor.mounts}`);
+    console.log(`\n  floor over a plain spawn = server floor + layout (staged writes): +${floor.total.toFixed(1)} ms (goal <= +10 ms); mounts inside: ${floor.mounts}`);
   } finally {
-    await bashClient?.close().catch(() => undefined);
+    for (const client of Object.values(clients)) await client.close().catch(() => undefined);
     rmSync(outside, { recursive: true, force: true });
   }
 }
@@ -252,7 +280,8 @@ async function benchBash() {
  * the stored record) and our bubblewrap command line by itself — the same layout as the server's
  * (same workspace, home, OpenWork home and temp roots), wrapped here with `@openwork/sandbox`,
  * spawned from this small process and released — each against a plain spawn of `bash -c true`.
- * The mounts each sandbox holds are counted inside it, to show both layouts are the same.
+ * The mounts each sandbox holds are counted inside it, to show both layouts are the same. The
+ * previous layout (`stagedWrites: false`) is wrapped here too, for comparison.
  */
 async function bashFloor(bashClient, bashTrue, workspace, outside, bashRounds, median) {
   const sandbox = await import('../../../packages/sandbox/dist/index.js');
@@ -264,12 +293,13 @@ async function bashFloor(bashClient, bashTrue, workspace, outside, bashRounds, m
     tempRoots: [scratch, '/tmp'],
   });
   const backend = new sandbox.BubblewrapBackend();
+  const previous = new sandbox.BubblewrapBackend({ stagedWrites: false });
   const availability = await backend.selfCheck();
   if (!availability.available) throw new Error(`bubblewrap is unavailable: ${availability.reason}`);
   const plain = ['/bin/bash', '-c', 'true'];
-  const layoutOnce = async () => {
+  const layoutOnce = async (layout = backend) => {
     const begin = performance.now();
-    const wrapped = backend.wrap({ argv: plain, cwd: workspace }, policy);
+    const wrapped = layout.wrap({ argv: plain, cwd: workspace }, policy);
     try {
       await timeSpawn(wrapped.argv, workspace);
     } finally {
@@ -285,35 +315,42 @@ async function bashFloor(bashClient, bashTrue, workspace, outside, bashRounds, m
   };
   const countMounts = 'wc -l < /proc/self/mountinfo';
   const serverMounts = (await bashClient.callTool({ name: 'bash', arguments: { command: countMounts } })).content.map((part) => part.text).join('\n').trim().split('\n')[0];
-  const counting = backend.wrap({ argv: ['/bin/bash', '-c', countMounts], cwd: workspace }, policy);
-  let hereMounts;
-  try {
-    hereMounts = await new Promise((resolve, reject) => {
-      const child = spawn(counting.argv[0], counting.argv.slice(1), { cwd: workspace, stdio: ['ignore', 'pipe', 'ignore'] });
-      let text = '';
-      child.stdout.on('data', (chunk) => (text += chunk));
-      child.on('error', reject);
-      child.on('close', () => resolve(text.trim()));
-    });
-  } finally {
-    await counting.release();
-  }
+  const mountsHere = async (layout) => {
+    const counting = layout.wrap({ argv: ['/bin/bash', '-c', countMounts], cwd: workspace }, policy);
+    try {
+      return await new Promise((resolve, reject) => {
+        const child = spawn(counting.argv[0], counting.argv.slice(1), { cwd: workspace, stdio: ['ignore', 'pipe', 'ignore'] });
+        let text = '';
+        child.stdout.on('data', (chunk) => (text += chunk));
+        child.on('error', reject);
+        child.on('close', () => resolve(text.trim()));
+      });
+    } finally {
+      await counting.release();
+    }
+  };
+  const hereMounts = await mountsHere(backend);
+  const previousMounts = await mountsHere(previous);
   for (let warm = 0; warm < 3; warm += 1) {
     await listOnce();
     await layoutOnce();
+    await layoutOnce(previous);
   }
-  const series = { list: [], layout: [], plain: [], layoutOverPlain: [], bash: [] };
+  const series = { list: [], layout: [], previousLayout: [], plain: [], layoutOverPlain: [], previousOverPlain: [], bash: [] };
   for (let round = 0; round < bashRounds; round += 1) {
-    const order = round % 2 === 0 ? ['list', 'layout', 'plain', 'bash'] : ['plain', 'bash', 'layout', 'list'];
+    const order = round % 2 === 0 ? ['list', 'layout', 'previousLayout', 'plain', 'bash'] : ['plain', 'bash', 'previousLayout', 'layout', 'list'];
     const took = {};
     for (const what of order) {
       if (what === 'list') took.list = await listOnce();
       else if (what === 'layout') took.layout = await layoutOnce();
+      else if (what === 'previousLayout') took.previousLayout = await layoutOnce(previous);
       else if (what === 'bash') took.bash = (await bashTrue()).elapsed;
       else took.plain = await timeSpawn(plain, workspace);
     }
     series.list.push(took.list);
     series.layout.push(took.layout);
+    series.previousLayout.push(took.previousLayout);
+    series.previousOverPlain.push(took.previousLayout - took.plain);
     series.plain.push(took.plain);
     series.bash.push(took.bash);
     series.layoutOverPlain.push(took.layout - took.plain);
@@ -323,10 +360,11 @@ async function bashFloor(bashClient, bashTrue, workspace, outside, bashRounds, m
   return {
     rows: [
       ['server floor: `list .` through the same openwork mcp', median(series.list).toFixed(1), '0', `+${listFloor.toFixed(1)} ms`, 'MCP exchange, session policy, stored record; no process', 'yes'],
-      ['layout: our bwrap command line, wrapped and released here', median(series.layout).toFixed(1), median(series.plain).toFixed(1), `+${layoutFloor.toFixed(1)} ms`, 'wrap, bwrap with our mounts, release; no server', 'yes'],
+      ['layout: our bwrap command line, staged writes (default), wrapped and released here', median(series.layout).toFixed(1), median(series.plain).toFixed(1), `+${layoutFloor.toFixed(1)} ms`, 'wrap, bwrap with our mounts, release; no server', 'yes'],
+      ['layout: the previous one (stagedWrites: false), wrapped and released here', median(series.previousLayout).toFixed(1), median(series.plain).toFixed(1), `+${median(series.previousOverPlain).toFixed(1)} ms`, 'wrap, bwrap with one mount per protected name, release', 'yes'],
       ['bash `true` through openwork mcp (same rounds)', median(series.bash).toFixed(1), median(series.plain).toFixed(1), `+${median(series.bash.map((took, round) => took - series.plain[round])).toFixed(1)} ms`, 'for comparison', 'yes'],
     ],
     total: listFloor + layoutFloor,
-    mounts: `${serverMounts} (server's sandbox), ${hereMounts} (here)`,
+    mounts: `${serverMounts} (server's sandbox), ${hereMounts} (here); previous layout ${previousMounts} (here)`,
   };
 }
