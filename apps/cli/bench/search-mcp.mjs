@@ -219,45 +219,40 @@ async function benchBash() {
     const spawnOf = (argv) => async () => ({ elapsed: await timeSpawn(argv, workspace), text: 'exit 0' });
     const plainSpawn = spawnOf(['/bin/bash', '-c', 'true']);
     const bareBwrap = spawnOf(['bwrap', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '/bin/bash', '-c', 'true']);
-    // Each row: ours, the reference, whether the +10 ms goal applies. Each row is its own paired rounds.
+    // All four run in every round (the order reversing each round), so that every row below is
+    // paired within the same rounds: on a loaded machine, rows taken in separate rounds disagree.
+    const competitors = { staged: bashTrue, previous: bashPrevious, plain: plainSpawn, bare: bareBwrap };
+    // Each row: ours, the reference, whether the +10 ms goal applies.
     const comparisons = [
-      ['bash `true`, staged writes (default) vs a plain spawn of `bash -c true`', bashTrue, plainSpawn, true],
-      ['bash `true`, staged writes (default) vs bare `bwrap --ro-bind / / … bash -c true`', bashTrue, bareBwrap, false],
-      ['bash `true`, previous layout (unstaged) vs a plain spawn of `bash -c true`', bashPrevious, plainSpawn, true],
-      ['bash `true`, staged writes vs the previous layout (both through openwork mcp)', bashTrue, bashPrevious, false],
+      ['bash `true`, staged writes (default) vs a plain spawn of `bash -c true`', 'staged', 'plain', true],
+      ['bash `true`, staged writes (default) vs bare `bwrap --ro-bind / / … bash -c true`', 'staged', 'bare', false],
+      ['bash `true`, previous layout (unstaged) vs a plain spawn of `bash -c true`', 'previous', 'plain', true],
+      ['bash `true`, staged writes vs the previous layout (both through openwork mcp)', 'staged', 'previous', false],
     ];
     for (let warm = 0; warm < 5; warm += 1) {
-      await bashTrue();
-      await bashPrevious();
-      await plainSpawn();
-      await bareBwrap();
+      for (const run of Object.values(competitors)) await run();
     }
     const loadBefore = loadAverage();
     const bashRounds = Math.max(rounds, 21);
     const bashRows = [];
     const median = (values) => [...values].sort((left, right) => left - right)[values.length >> 1];
-    for (const [name, ours, reference, goalApplies] of comparisons) {
-      const series = { ours: [], reference: [], ratio: [], difference: [] };
-      let text = '';
-      for (let round = 0; round < bashRounds; round += 1) {
-        let mine;
-        let theirs;
-        if (round % 2 === 0) {
-          ({ elapsed: mine, text } = await ours());
-          ({ elapsed: theirs } = await reference());
-        } else {
-          ({ elapsed: theirs } = await reference());
-          ({ elapsed: mine, text } = await ours());
-        }
-        series.ours.push(mine);
-        series.reference.push(theirs);
-        series.ratio.push(mine / theirs);
-        series.difference.push(mine - theirs);
+    const series = Object.fromEntries(Object.keys(competitors).map((name) => [name, []]));
+    const texts = {};
+    for (let round = 0; round < bashRounds; round += 1) {
+      const order = Object.keys(competitors);
+      if (round % 2 === 1) order.reverse();
+      for (const name of order) {
+        const { elapsed, text } = await competitors[name]();
+        series[name].push(elapsed);
+        texts[name] = text;
       }
-      const difference = median(series.difference);
+    }
+    for (const [name, ours, reference, goalApplies] of comparisons) {
+      const difference = median(series[ours].map((time, round) => time - series[reference][round]));
+      const ratio = median(series[ours].map((time, round) => time / series[reference][round]));
       const goal = goalApplies ? `<= +10 ms ${difference <= 10 ? 'met' : 'MISSED'}` : '-';
       const signed = `${difference >= 0 ? '+' : '−'}${Math.abs(difference).toFixed(1)} ms`;
-      bashRows.push([name, median(series.ours).toFixed(1), median(series.reference).toFixed(1), `${median(series.ratio).toFixed(2)}x`, signed, goal, /exit 0/.test(text) ? 'yes' : 'NO']);
+      bashRows.push([name, median(series[ours]).toFixed(1), median(series[reference]).toFixed(1), `${ratio.toFixed(2)}x`, signed, goal, /exit 0/.test(texts[ours]) ? 'yes' : 'NO']);
     }
     const floor = await bashFloor(clients.staged, bashTrue, workspace, outside, bashRounds, median);
     const loadAfter = loadAverage();
