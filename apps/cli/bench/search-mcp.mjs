@@ -8,8 +8,11 @@
 // the counts of both (they must be identical), the load average before and after, and the rounds.
 // Then bash (the last rows): a warm server with the default agent against a plain spawn and
 // bare bubblewrap, and the floor of a sandbox made per call (the server's cost of a trivial call,
-// and our bwrap command line alone). Run after a build: `pnpm bench:mcp` (ROUNDS=n, at least 7;
-// ONLY=bash for the bash rows alone). Needs `rg` and `bwrap` on PATH.
+// and our bwrap command line alone). The server runs staged writes (checked from inside: its
+// overlay mounts); the previous layout (one read-only mount per protected name), which the
+// package no longer has, is wrapped here from the last commit that had it (`previousSandbox`)
+// among the floor rows. Run after a build: `pnpm bench:mcp` (ROUNDS=n, at least 7; ONLY=bash for
+// the bash rows alone). Needs `rg`, `bwrap` and the repository's git history.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { previousSandbox } from '../../../tooling/bench/previous-sandbox.mjs';
 import { countLinesAndFiles, globCount, goalCell, grepContentCounts, loadAverage, pairedRounds, prepareSearchCorpus, printComparisonTable, rgLines, timeRg } from '../../../tooling/bench/search-against-rg.mjs';
 
 const rounds = Math.max(7, Number(process.env.ROUNDS ?? 7));
@@ -178,70 +182,86 @@ async function benchBash() {
   mkdirSync(join(outside, 'ws', '.git'), { recursive: true });
   mkdirSync(join(outside, 'home'));
   const workspace = join(outside, 'ws');
-  let bashClient;
+  const clients = {};
   try {
-    bashClient = new Client({ name: 'openwork-bash-bench', version: '1.0.0' }, { capabilities: {} });
-    await bashClient.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [bin, 'mcp', '--workspace', workspace],
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(outside, 'home'), OPENWORK_HOME: join(outside, 'home', '.openwork'), TMPDIR: scratch },
-        cwd: workspace,
-        stderr: 'ignore',
-      }),
-    );
-    const bashTrue = async () => {
+    /** A warm server. */
+    const connect = async () => {
+      const client = new Client({ name: 'openwork-bash-bench', version: '1.0.0' }, { capabilities: {} });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [bin, 'mcp', '--workspace', workspace],
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(outside, 'home'), OPENWORK_HOME: join(outside, 'home', '.openwork'), TMPDIR: scratch },
+          cwd: workspace,
+          stderr: 'ignore',
+        }),
+      );
+      return client;
+    };
+    clients.staged = await connect();
+    const bashThrough = (client) => async () => {
       const begin = performance.now();
-      const result = await bashClient.callTool({ name: 'bash', arguments: { command: 'true' } });
+      const result = await client.callTool({ name: 'bash', arguments: { command: 'true' } });
       const elapsed = performance.now() - begin;
       const text = result.content.map((part) => part.text).join('\n');
       if (result.isError) throw new Error(`bash true: ${text}`);
       return { elapsed, text };
     };
-    const references = [
-      ['bash `true` vs a plain spawn of `bash -c true`', ['/bin/bash', '-c', 'true']],
-      ['bash `true` vs bare `bwrap --ro-bind / / … bash -c true`', ['bwrap', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '/bin/bash', '-c', 'true']],
+    const bashTrue = bashThrough(clients.staged);
+    // Which layout each server runs, seen from inside: staged writes mount an overlay per writable folder.
+    const overlays = {};
+    for (const [layout, client] of Object.entries(clients)) {
+      const result = await client.callTool({ name: 'bash', arguments: { command: "grep -c ' - overlay ' /proc/self/mountinfo || true" } });
+      overlays[layout] = Number(result.content.map((part) => part.text).join('\n').trim().split('\n')[0]);
+    }
+    if (!(overlays.staged > 0)) throw new Error(`the server does not stage writes: overlay mounts ${JSON.stringify(overlays)}`);
+    const spawnOf = (argv) => async () => ({ elapsed: await timeSpawn(argv, workspace), text: 'exit 0' });
+    const plainSpawn = spawnOf(['/bin/bash', '-c', 'true']);
+    const bareBwrap = spawnOf(['bwrap', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '/bin/bash', '-c', 'true']);
+    // All run in every round (the order reversing each round), so that every row below is paired
+    // within the same rounds: on a loaded machine, rows taken in separate rounds disagree.
+    const competitors = { staged: bashTrue, plain: plainSpawn, bare: bareBwrap };
+    // Each row: ours, the reference, whether the +10 ms goal applies.
+    const comparisons = [
+      ['bash `true`, staged writes (default) vs a plain spawn of `bash -c true`', 'staged', 'plain', true],
+      ['bash `true`, staged writes (default) vs bare `bwrap --ro-bind / / … bash -c true`', 'staged', 'bare', false],
     ];
     for (let warm = 0; warm < 5; warm += 1) {
-      await bashTrue();
-      for (const [, argv] of references) await timeSpawn(argv, workspace);
+      for (const run of Object.values(competitors)) await run();
     }
     const loadBefore = loadAverage();
     const bashRounds = Math.max(rounds, 21);
     const bashRows = [];
     const median = (values) => [...values].sort((left, right) => left - right)[values.length >> 1];
-    for (const [name, argv] of references) {
-      const series = { ours: [], reference: [], ratio: [], difference: [] };
-      let text = '';
-      for (let round = 0; round < bashRounds; round += 1) {
-        let mine;
-        let theirs;
-        if (round % 2 === 0) {
-          ({ elapsed: mine, text } = await bashTrue());
-          theirs = await timeSpawn(argv, workspace);
-        } else {
-          theirs = await timeSpawn(argv, workspace);
-          ({ elapsed: mine, text } = await bashTrue());
-        }
-        series.ours.push(mine);
-        series.reference.push(theirs);
-        series.ratio.push(mine / theirs);
-        series.difference.push(mine - theirs);
+    const series = Object.fromEntries(Object.keys(competitors).map((name) => [name, []]));
+    const texts = {};
+    for (let round = 0; round < bashRounds; round += 1) {
+      const order = Object.keys(competitors);
+      if (round % 2 === 1) order.reverse();
+      for (const name of order) {
+        const { elapsed, text } = await competitors[name]();
+        series[name].push(elapsed);
+        texts[name] = text;
       }
-      const difference = median(series.difference);
-      const goal = name.includes('plain') ? `<= +10 ms ${difference <= 10 ? 'met' : 'MISSED'}` : '-';
-      bashRows.push([name, median(series.ours).toFixed(1), median(series.reference).toFixed(1), `${median(series.ratio).toFixed(2)}x`, `+${difference.toFixed(1)} ms`, goal, /exit 0/.test(text) ? 'yes' : 'NO']);
     }
-    const floor = await bashFloor(bashClient, bashTrue, workspace, outside, bashRounds, median);
+    for (const [name, ours, reference, goalApplies] of comparisons) {
+      const difference = median(series[ours].map((time, round) => time - series[reference][round]));
+      const ratio = median(series[ours].map((time, round) => time / series[reference][round]));
+      const goal = goalApplies ? `<= +10 ms ${difference <= 10 ? 'met' : 'MISSED'}` : '-';
+      const signed = `${difference >= 0 ? '+' : '−'}${Math.abs(difference).toFixed(1)} ms`;
+      bashRows.push([name, median(series[ours]).toFixed(1), median(series[reference]).toFixed(1), `${ratio.toFixed(2)}x`, signed, goal, /exit 0/.test(texts[ours]) ? 'yes' : 'NO']);
+    }
+    const floor = await bashFloor(clients.staged, bashTrue, workspace, outside, bashRounds, median);
     const loadAfter = loadAverage();
     console.log(`\nbash through openwork mcp (warm, default agent, workspace and home outside every temp root) vs a spawn; paired medians of ${bashRounds} rounds`);
+    console.log(`layout, checked from inside: staged writes, ${overlays.staged} overlay mounts`);
     console.log(`load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after\n`);
     printComparisonTable(['case', 'ours ms', 'reference ms', 'ours/reference', 'ours - reference (paired)', 'goal', 'ran (exit 0)'], bashRows);
     console.log(`\nThe floor of a sandbox made for each call, measured in the same run (paired medians of ${bashRounds} rounds):`);
     printComparisonTable(['part', 'ms', 'reference ms', 'part - reference (paired)', 'what it is', 'ran'], floor.rows);
-    console.log(`\n  floor over a plain spawn = server floor + layout: +${floor.total.toFixed(1)} ms (goal <= +10 ms); mounts inside: ${floor.mounts}`);
+    console.log(`\n  floor over a plain spawn = server floor + layout (staged writes): +${floor.total.toFixed(1)} ms (goal <= +10 ms); mounts inside: ${floor.mounts}`);
   } finally {
-    await bashClient?.close().catch(() => undefined);
+    for (const client of Object.values(clients)) await client.close().catch(() => undefined);
     rmSync(outside, { recursive: true, force: true });
   }
 }
@@ -252,7 +272,8 @@ async function benchBash() {
  * the stored record) and our bubblewrap command line by itself — the same layout as the server's
  * (same workspace, home, OpenWork home and temp roots), wrapped here with `@openwork/sandbox`,
  * spawned from this small process and released — each against a plain spawn of `bash -c true`.
- * The mounts each sandbox holds are counted inside it, to show both layouts are the same.
+ * The mounts each sandbox holds are counted inside it, to show both layouts are the same. The
+ * previous layout is wrapped here too, from the last commit that had it (`previousSandbox`).
  */
 async function bashFloor(bashClient, bashTrue, workspace, outside, bashRounds, median) {
   const sandbox = await import('../../../packages/sandbox/dist/index.js');
@@ -264,12 +285,16 @@ async function bashFloor(bashClient, bashTrue, workspace, outside, bashRounds, m
     tempRoots: [scratch, '/tmp'],
   });
   const backend = new sandbox.BubblewrapBackend();
+  const previousBuild = await previousSandbox();
+  const previousPackage = await import(previousBuild.url);
+  const previous = new previousPackage.BubblewrapBackend();
+  const previousPolicy = previousPackage.createSandboxPolicy({ workspaceRoots: [workspace], homeDirectory: home, openworkHome: join(home, '.openwork'), tempRoots: [scratch, '/tmp'] });
   const availability = await backend.selfCheck();
   if (!availability.available) throw new Error(`bubblewrap is unavailable: ${availability.reason}`);
   const plain = ['/bin/bash', '-c', 'true'];
-  const layoutOnce = async () => {
+  const layoutOnce = async (layout = backend) => {
     const begin = performance.now();
-    const wrapped = backend.wrap({ argv: plain, cwd: workspace }, policy);
+    const wrapped = layout.wrap({ argv: plain, cwd: workspace }, layout === previous ? previousPolicy : policy);
     try {
       await timeSpawn(wrapped.argv, workspace);
     } finally {
@@ -285,48 +310,57 @@ async function bashFloor(bashClient, bashTrue, workspace, outside, bashRounds, m
   };
   const countMounts = 'wc -l < /proc/self/mountinfo';
   const serverMounts = (await bashClient.callTool({ name: 'bash', arguments: { command: countMounts } })).content.map((part) => part.text).join('\n').trim().split('\n')[0];
-  const counting = backend.wrap({ argv: ['/bin/bash', '-c', countMounts], cwd: workspace }, policy);
-  let hereMounts;
-  try {
-    hereMounts = await new Promise((resolve, reject) => {
-      const child = spawn(counting.argv[0], counting.argv.slice(1), { cwd: workspace, stdio: ['ignore', 'pipe', 'ignore'] });
-      let text = '';
-      child.stdout.on('data', (chunk) => (text += chunk));
-      child.on('error', reject);
-      child.on('close', () => resolve(text.trim()));
-    });
-  } finally {
-    await counting.release();
-  }
+  const mountsHere = async (layout) => {
+    const counting = layout.wrap({ argv: ['/bin/bash', '-c', countMounts], cwd: workspace }, layout === previous ? previousPolicy : policy);
+    try {
+      return await new Promise((resolve, reject) => {
+        const child = spawn(counting.argv[0], counting.argv.slice(1), { cwd: workspace, stdio: ['ignore', 'pipe', 'ignore'] });
+        let text = '';
+        child.stdout.on('data', (chunk) => (text += chunk));
+        child.on('error', reject);
+        child.on('close', () => resolve(text.trim()));
+      });
+    } finally {
+      await counting.release();
+    }
+  };
+  const hereMounts = await mountsHere(backend);
+  const previousMounts = await mountsHere(previous);
   for (let warm = 0; warm < 3; warm += 1) {
     await listOnce();
     await layoutOnce();
+    await layoutOnce(previous);
   }
-  const series = { list: [], layout: [], plain: [], layoutOverPlain: [], bash: [] };
+  const series = { list: [], layout: [], previousLayout: [], plain: [], layoutOverPlain: [], previousOverPlain: [], bash: [] };
   for (let round = 0; round < bashRounds; round += 1) {
-    const order = round % 2 === 0 ? ['list', 'layout', 'plain', 'bash'] : ['plain', 'bash', 'layout', 'list'];
+    const order = round % 2 === 0 ? ['list', 'layout', 'previousLayout', 'plain', 'bash'] : ['plain', 'bash', 'previousLayout', 'layout', 'list'];
     const took = {};
     for (const what of order) {
       if (what === 'list') took.list = await listOnce();
       else if (what === 'layout') took.layout = await layoutOnce();
+      else if (what === 'previousLayout') took.previousLayout = await layoutOnce(previous);
       else if (what === 'bash') took.bash = (await bashTrue()).elapsed;
       else took.plain = await timeSpawn(plain, workspace);
     }
     series.list.push(took.list);
     series.layout.push(took.layout);
+    series.previousLayout.push(took.previousLayout);
+    series.previousOverPlain.push(took.previousLayout - took.plain);
     series.plain.push(took.plain);
     series.bash.push(took.bash);
     series.layoutOverPlain.push(took.layout - took.plain);
   }
   const listFloor = median(series.list);
   const layoutFloor = median(series.layoutOverPlain);
+  previousBuild.remove();
   return {
     rows: [
       ['server floor: `list .` through the same openwork mcp', median(series.list).toFixed(1), '0', `+${listFloor.toFixed(1)} ms`, 'MCP exchange, session policy, stored record; no process', 'yes'],
-      ['layout: our bwrap command line, wrapped and released here', median(series.layout).toFixed(1), median(series.plain).toFixed(1), `+${layoutFloor.toFixed(1)} ms`, 'wrap, bwrap with our mounts, release; no server', 'yes'],
+      ['layout: our bwrap command line, staged writes (default), wrapped and released here', median(series.layout).toFixed(1), median(series.plain).toFixed(1), `+${layoutFloor.toFixed(1)} ms`, 'wrap, bwrap with our mounts, release; no server', 'yes'],
+      ['layout: the previous one (its last commit), wrapped and released here', median(series.previousLayout).toFixed(1), median(series.plain).toFixed(1), `+${median(series.previousOverPlain).toFixed(1)} ms`, 'wrap, bwrap with one mount per protected name, release', 'yes'],
       ['bash `true` through openwork mcp (same rounds)', median(series.bash).toFixed(1), median(series.plain).toFixed(1), `+${median(series.bash.map((took, round) => took - series.plain[round])).toFixed(1)} ms`, 'for comparison', 'yes'],
     ],
     total: listFloor + layoutFloor,
-    mounts: `${serverMounts} (server's sandbox), ${hereMounts} (here)`,
+    mounts: `${serverMounts} (server's sandbox), ${hereMounts} (here); previous layout ${previousMounts} (here)`,
   };
 }

@@ -1,6 +1,7 @@
 // Wall time of `bash -c true` under bubblewrap vs unsandboxed, interleaved in one run (§3.4),
 // plus bare bwrap as a floor: what any bwrap sandbox costs on this machine before our layout.
-// Two layouts: a repository in workspace-write (the common case), and full-access with a home
+// Two layouts: a repository in workspace-write (the common case; timed with staged writes, the
+// default, and with the previous layout of one mount per protected name), and full-access with a home
 // whose dotfiles are symbolic links (how dotfile managers set up homes), where the folder that
 // holds a linked protected name is sealed (README "Protected names that are symbolic links").
 // Run after a build: `pnpm turbo run build --filter @openwork/sandbox && pnpm --filter @openwork/sandbox bench`.
@@ -10,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BubblewrapBackend, createSandboxPolicy } from '../dist/index.js';
+import { PREVIOUS_SANDBOX_COMMIT, previousSandbox } from '../../../tooling/bench/previous-sandbox.mjs';
 
 const runs = Number(process.env.RUNS ?? 50);
 const targetOverheadMs = 15;
@@ -82,6 +84,7 @@ async function measure(backend, policy, cwd) {
       await wrapped.release();
     }
     sandboxed.push(performance.now() - start);
+    // bwrap's own mount options; a staged layout's overlays are mounted by its helper and not counted here.
     mounts = wrapped.argv.filter((argument) => /^--(?:ro-)?bind$|^--tmpfs$/.test(argument)).length;
 
     start = performance.now();
@@ -124,7 +127,16 @@ try {
   if (!availability.available) throw new Error(`bubblewrap unavailable: ${availability.reason}`);
 
   const workspaceWrite = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [workspace], homeDirectory: home, tempRoots });
-  report('workspace-write, a repository', await measure(backend, workspaceWrite, workspace));
+  report('workspace-write, a repository (staged writes, the default)', await measure(backend, workspaceWrite, workspace));
+  // The previous layout is no longer in the package: built from the last commit that had it.
+  const previousBuild = await previousSandbox();
+  try {
+    const previous = await import(previousBuild.url);
+    const previousPolicy = previous.createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [workspace], homeDirectory: home, tempRoots });
+    report(`workspace-write, a repository, previous layout (${PREVIOUS_SANDBOX_COMMIT})`, await measure(new previous.BubblewrapBackend(), previousPolicy, workspace));
+  } finally {
+    previousBuild.remove();
+  }
   const fullAccess = createSandboxPolicy({ mode: 'full-access', workspaceRoots: [workspace], homeDirectory: home, tempRoots });
   report('full-access, a home of dotfile links', await measure(backend, fullAccess, workspace));
   console.log(`load average: ${os.loadavg().map((load) => load.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs`);
