@@ -71,7 +71,8 @@ describe('openwork session: background bash', { timeout: 120_000 }, () => {
     const taskId = backgroundTaskId(started);
     const parts: string[] = [];
     for (const word of ['one', 'two', 'three']) {
-      await writeFile(join(sandbox.workspace, 'watched.txt'), word);
+      // The model's writes: a running task sees them through its overlay (staged writes).
+      await host.call('write', { path: 'watched.txt', content: word });
       parts.push((await readUntil(host, taskId, `changed: ${word}`)).join('\n'));
     }
     expect(parts[0]).toContain('changed: one');

@@ -73,7 +73,8 @@ describe('openwork mcp: background bash', { timeout: 120_000 }, () => {
     const watch = backgroundTaskId({ artifacts: artifactsOf(await client.callTool({ name: 'bash', arguments: { command: watcher, runInBackground: true, yieldMs: 200 } })) });
     const parts: string[] = [];
     for (const word of ['one', 'two', 'three']) {
-      await writeFile(join(sandbox.workspace, 'watched.txt'), word);
+      // The model's writes: a running task sees them through its overlay (staged writes).
+      await client.callTool({ name: 'write', arguments: { path: 'watched.txt', content: word } });
       parts.push(await readUntil(client, watch, `changed: ${word}`));
     }
     expect(parts.map((part) => [...part.matchAll(/changed: (\w+)/g)].map((match) => match[1]))).toEqual([['one'], ['two'], ['three']]);
