@@ -68,6 +68,21 @@ const knownLimits: ReadonlyArray<{ readonly name: string; readonly reason: strin
       case_.fence &&
       !case_.kernel,
   },
+  {
+    name: 'stagedWrites: false protects tier 3 kinds only at the places it knows',
+    reason:
+      'the mount-per-name renderer binds git\'s hooks and config, .envrc and editor folders read-only at the writable ' +
+      'roots and HOME only; the same kinds below them (a nested repository, .envrc one folder down) stay writable. ' +
+      'Staged writes judge every path by kind (architecture §3.10); full-access still renders this way and is NOT ' +
+      'excused here (its disagreements stay unexplained)',
+    matches: (case_) =>
+      case_.renderer === 'legacy' &&
+      case_.mode !== 'full-access' &&
+      !case_.fence &&
+      case_.kernel &&
+      // The corpus' kinds below the roots: nested repositories under projects/, editor files and .envrc under a/.
+      /^(ws|home)\/(projects|a)\//.test(case_.input),
+  },
 ];
 
 let scratch: string;
