@@ -143,11 +143,33 @@ describe('UNIX sockets of host daemons (architecture §3.7, issue 24)', () => {
     expect(blocked.stdout).toBe('refused ECONNREFUSED\n');
   });
 
-  it('a socket whose daemon ends between wrap and the start leaves no file behind (bwrap created its mount point)', async () => {
+  it('staged writes: a socket whose daemon ends between wrap and the start does not stop the command, and leaves no file behind', async () => {
+    const socket = path.join(temp, 'short-lived-staged.sock');
+    const server = net.createServer();
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
+    const wrapped = backend.wrap({ argv: ['/bin/bash', '-c', 'echo ran'], cwd: workspace }, policy('workspace-write'));
+    expect(wrapped.argv.join(' ')).toContain(socket); // masked inside the temp root's overlay by the stage helper
+    await new Promise<void>((resolve) => server.close(() => resolve())); // the daemon ends: its socket file goes
+    expect(await exists(socket)).toBe(false);
+    let released = false;
+    try {
+      const run = spawnSync(wrapped.argv[0] as string, wrapped.argv.slice(1), { cwd: workspace, encoding: 'utf8' });
+      expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 0, stdout: 'ran\n', stderr: '' });
+      released = true;
+      const report = await wrapped.release();
+      expect(report?.notices).toEqual([]);
+    } finally {
+      if (!released) await wrapped.release();
+    }
+    expect(await exists(socket)).toBe(false);
+  });
+
+  it('a socket whose daemon ends between wrap and the start leaves no file behind (bwrap created its mount point; covers the full-access renderer)', async () => {
     const socket = path.join(temp, 'short-lived.sock');
     const server = net.createServer();
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
-    const wrapped = backend.wrap({ argv: ['/bin/true'], cwd: workspace }, policy('workspace-write'));
+    // The mount-per-name renderer (full-access renders this way): bwrap binds /dev/null over the socket.
+    const wrapped = new BubblewrapBackend({ stagedWrites: false }).wrap({ argv: ['/bin/true'], cwd: workspace }, policy('workspace-write'));
     expect(wrapped.argv.join(' ')).toContain(`--ro-bind /dev/null ${socket}`);
     await new Promise<void>((resolve) => server.close(() => resolve())); // the daemon ends: its socket file goes
     expect(await exists(socket)).toBe(false);

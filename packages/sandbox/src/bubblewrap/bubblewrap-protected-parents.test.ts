@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapBackend, checkAccess, createSandboxPolicy, deriveSandboxLayout, landlockScope, protectedParents } from '../index.js';
 import type { SandboxMode, SandboxPolicy } from '../index.js';
+import { installStageMountHelper } from '../staging/install-stage-mount-helper.js';
 import { listTree, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
 const backend = new BubblewrapBackend();
@@ -32,8 +33,9 @@ beforeAll(async () => {
   await write(path.join(workspace, '.git/config'), '[core]\n');
   await write(path.join(workspace, '.git/HEAD'), 'ref: refs/heads/main\n');
   await write(path.join(workspace, 'src/main.ts'), 'export {};\n');
-  // The Landlock helper is installed once per OpenWork home (§3.7), not left by a call: in place before the snapshot.
+  // The Landlock and stage-mount helpers are installed once per OpenWork home (§3.7, §3.10), not left by a call: in place before the snapshot.
   landlockScope(path.join(home, '.openwork'));
+  installStageMountHelper(path.join(home, '.openwork'));
 });
 
 afterAll(async () => {
