@@ -41,7 +41,8 @@ describe('no sandboxed command can reach the mount-point registry (architecture 
 
   it('a registry folder chosen inside the workspace is read-only inside: a forged record cannot be written', async () => {
     const registryDirectory = path.join(workspace, 'registry');
-    const backend = new BubblewrapBackend({ registryDirectory });
+    // The registry belongs to the mount-per-name renderer: this covers the full-access renderer (staged writes keep no registry).
+    const backend = new BubblewrapBackend({ registryDirectory, stagedWrites: false });
     const victim = path.join(workspace, 'empty-but-mine');
     await fs.writeFile(victim, '');
     const policy = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [workspace], homeDirectory: home, tempRoots: [] });
