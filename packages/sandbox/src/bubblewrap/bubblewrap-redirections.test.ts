@@ -249,9 +249,8 @@ describe('bypass 2: a protected name that is a symbolic link (tier 3)', () => {
     // The fixes the message gives work: afterwards .vscode is an ordinary protected folder.
     execFileSync('/bin/bash', ['-c', `rm '${parts.workspace}/.envrc' && target=$(readlink -f '${vscode}') && rm '${vscode}' && cp -a "$target" '${vscode}'`]);
     const fixed = await bash('echo evil > .vscode/tasks.json; rm -rf .vscode; echo ok > new.txt', policyFor(parts, 'workspace-write'), parts.workspace);
-    // The command wrote tasks.json, then removed the folder: release() refuses the removal of .vscode, which keeps its entries.
-    expect(refusedPaths(fixed).every((refused) => refused === vscode || refused.startsWith(`${vscode}/`))).toBe(true);
-    expect(refusedPaths(fixed)).toContain(vscode);
+    // The command wrote tasks.json, then removed the folder: release() refuses removing what is in it (reported), so .vscode stays.
+    expect(refusedPaths(fixed)).toEqual([path.join(vscode, 'settings.json')]);
     expect(await fs.readdir(vscode)).toEqual(['settings.json']);
     expect(await readOrNull(path.join(parts.workspace, 'new.txt'))).toBe('ok\n');
   });
