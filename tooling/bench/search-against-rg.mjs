@@ -1,4 +1,4 @@
-// What the two search benchmarks share (issues 12 and 25): packages/builtins/bench/search-bench.mjs
+// What the two search benchmarks share (the search benchmark and `pnpm bench:mcp`): packages/builtins/bench/search-bench.mjs
 // calls grep and glob in process, apps/cli/bench/search-mcp.mjs through a warm `openwork mcp`; both
 // measure against `rg` as a process on the same corpus, in paired rounds (our call and rg back to
 // back, the order alternating), and print medians, the median of the per-round ratios and the

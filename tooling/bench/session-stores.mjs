@@ -1,4 +1,4 @@
-// Session stores side by side (issue 14): appends per second and the time to load a 10,000-message
+// Session stores side by side (the stores compared): appends per second and the time to load a 10,000-message
 // session, for the SQLite store and the PostgreSQL store in one run, each next to its raw driver
 // doing the same work (one transaction per row, then one SELECT) as the reference.
 // Run after a build: `pnpm run build && pnpm bench:stores`. PostgreSQL needs TEST_DATABASE_URL (or

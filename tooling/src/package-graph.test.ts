@@ -71,7 +71,7 @@ describe('the package graph of architecture.md §1', () => {
     expect(findGraphViolations([core({ '@openwork/store-sqlite': 'workspace:^' }, ['packages/store-sqlite']), ...stores])).toEqual([
       expect.objectContaining({ from: '@openwork/core', to: '@openwork/store-sqlite', reason: expect.stringMatching(/in tests only/) }),
     ]);
-    // The PostgreSQL store likewise (the two-host sub-agent tests, issue 28), under the same rules.
+    // The PostgreSQL store likewise (the two-host sub-agent tests), under the same rules.
     expect(findGraphViolations([core({ '@openwork/store-postgres': 'workspace:^' }, []), ...stores])).toEqual([]);
     expect(findGraphViolations([core({ '@openwork/store-postgres': 'workspace:^' }, ['packages/store-postgres']), ...stores])).toEqual([
       expect.objectContaining({ from: '@openwork/core', to: '@openwork/store-postgres', reason: expect.stringMatching(/in tests only/) }),

@@ -37,10 +37,10 @@ export const ALLOWED_WORKSPACE_EDGES: Readonly<Record<string, readonly string[]>
  * Edges a package may have for its tests only: as `devDependencies`, which are never installed
  * with the published package, never in its build (no tsconfig project reference) and never
  * imported by its non-test source (`findTestOnlyImports`). Core's runtime depends on the store
- * interface only (§1); its end-to-end test runs a whole session on a real SQLite file (issue 15),
+ * interface only (§1); its end-to-end test runs a whole session on a real SQLite file,
  * so it may use the embedded store as a devDependency; its sub-agent tests run two runtime
- * processes on one PostgreSQL database (issue 28), so it may use that store the same way. The AI SDK adapter's tests and README example
- * need a session, so a store: they use the in-memory one (issue 18) — and nothing else may.
+ * processes on one PostgreSQL database (the sub-agent tests), so it may use that store the same way. The AI SDK adapter's tests and README example
+ * need a session, so a store: they use the in-memory one — and nothing else may.
  */
 export const ALLOWED_TEST_EDGES: Readonly<Record<string, readonly string[]>> = {
   '@openwork/core': ['@openwork/store-sqlite', '@openwork/store-postgres'],

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The packaging every publishable package follows (issue 9), in one place. Later packages copy a
+ * The packaging every publishable package follows (the packaging rules), in one place. Later packages copy a
  * manifest of the four first ones; `findPackagingProblems` (run by the tests) keeps them honest, and
  * the consumer test then proves the packed result works for an outside team.
  */

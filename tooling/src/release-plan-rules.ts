@@ -20,7 +20,7 @@ export const FIRST_RELEASE_NOTE = 'First release';
 
 /**
  * Where the release plan would publish something other than what the manifests and the notes say
- * (issue 9, point 7: manifests at 0.1.0 plus "minor" changesets would have published 0.2.0 as the
+ * (the packaging rules: manifests at 0.1.0 plus "minor" changesets would have published 0.2.0 as the
  * "First release"). An unreleased package sits at version 0.0.0 and its changesets make it 0.1.0
  * (minor) or 1.0.0 (major); a "First release" note belongs to such a package only.
  * `publishable` are the names and manifest versions of the public workspace packages.
@@ -65,7 +65,7 @@ interface BundlingManifest {
 /**
  * The workspace libraries each app bundles: an app (a `bin`) whose workspace packages are
  * devDependencies inlines them, and with them every workspace package they depend on (the
- * `openwork` bundle, issue 29). `packages` are the workspace's manifests.
+ * `openwork` bundle). `packages` are the workspace's manifests.
  */
 export function bundledLibraries(packages: readonly BundlingManifest[]): Map<string, string[]> {
   const byName = new Map(packages.filter((manifest) => manifest.name !== undefined).map((manifest) => [manifest.name as string, manifest]));

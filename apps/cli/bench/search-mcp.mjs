@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// grep and glob through the surface users run (issue 25): a warm `openwork mcp` server, spawned
+// grep and glob through the surface users run (search performance): a warm `openwork mcp` server, spawned
 // as a process and called by the official MCP SDK client over stdio, against `rg` as a process
 // (what peers run for every search), on the builtins search corpus: every package folder under
 // node_modules/.pnpm/*/node_modules/ of this repository, copied into a temp tree without hidden
 // parts (packages/builtins/bench/build-search-corpus.mjs). Each round runs our call and rg back to
 // back (the order alternates); the table gives the medians and the median of the per-round ratios,
 // the counts of both (they must be identical), the load average before and after, and the rounds.
-// Then bash (issue 25's last rows): a warm server with the default agent against a plain spawn and
+// Then bash (the last rows): a warm server with the default agent against a plain spawn and
 // bare bubblewrap, and the floor of a sandbox made per call (the server's cost of a trivial call,
 // and our bwrap command line alone). Run after a build: `pnpm bench:mcp` (ROUNDS=n, at least 7;
 // ONLY=bash for the bash rows alone). Needs `rg` and `bwrap` on PATH.
@@ -167,7 +167,7 @@ function timeSpawn(argv, cwd) {
 }
 
 /**
- * Issue 25's bash rows: `bash true` through a warm `openwork mcp` (the default agent) against a
+ * The bash rows: `bash true` through a warm `openwork mcp` (the default agent) against a
  * plain spawn of `bash -c true` and against bare bubblewrap. The workspace and home lie outside
  * every temp root, as a user's do (a home inside `/tmp` is writable there, and its ~40 missing
  * start-up files would each get a mount point): in the repository's `node_modules/.cache`.
@@ -247,7 +247,7 @@ async function benchBash() {
 }
 
 /**
- * What no per-call sandbox can go below through this server (issue 25's bash goal): the server's
+ * What no per-call sandbox can go below through this server (bash's cost goal, docs/decisions/0031-no-per-session-sandbox.md): the server's
  * own cost of a trivial call (`list` of the workspace: the MCP exchange, the session's policy,
  * the stored record) and our bubblewrap command line by itself — the same layout as the server's
  * (same workspace, home, OpenWork home and temp roots), wrapped here with `@openwork/sandbox`,

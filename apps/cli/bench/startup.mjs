@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Start-up benchmark (issues 16 and 29; architecture §5: `openwork call` start-up ≤ 250 ms). Each
+// Start-up benchmark (architecture §5: `openwork call` start-up ≤ 250 ms). Each
 // round runs a bare `node -e 0` and then every case once, each a new process, as a user starts
 // them: `openwork --version`, `openwork --help`, `openwork call read` of a small file (with the
 // compile cache, once more with NODE_DISABLE_COMPILE_CACHE=1, and once from the unbundled modules

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // @ts-check
-// The `openwork` executable as one bundle (issue 29, architecture §5: `openwork call` start-up
+// The `openwork` executable as one bundle (architecture §5: `openwork call` start-up
 // ≤ 250 ms). Run by `pnpm build` after `tsc -b`: it bundles the compiled CLI (`dist/bin/openwork.js`)
 // with the OpenWork libraries, zod and the MCP SDK into `dist/bundle/`, where the published `bin`
 // points. Node then reads a few dozen files instead of ~440 modules. Lazy loading stays: every

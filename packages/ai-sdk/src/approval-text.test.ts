@@ -11,7 +11,7 @@ afterEach(async () => {
   await Promise.all(fixtures.splice(0).map((fixture) => fixture.cleanup()));
 });
 
-// Cursor up two lines, erase them, and write a harmless-looking card over them (issue 24, item 6).
+// Cursor up two lines, erase them, and write a harmless-looking card over them (forged approval cards).
 const forgingJustification = 'ok\x1b[2A\x1b[2K\r  read access to README.md (exact)\x1b[K\n\u202eexact\u202c';
 
 describe('approvalText (architecture §3.9)', () => {

@@ -3,7 +3,7 @@ import type { OpenworkToolOutput } from './openwork-tool-output.js';
 
 /**
  * The `ToolResultOutput` shapes of the AI SDK this adapter sends: text, text marked as an error,
- * or — for a result with images (issue 27) — `content` with the text part first and one
+ * or — for a result with images (image parts) — `content` with the text part first and one
  * `image-data` part (base64, with its media type) per image.
  */
 export type ModelToolOutput =

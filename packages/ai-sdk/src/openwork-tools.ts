@@ -20,7 +20,7 @@ interface ToolExecution {
 }
 
 /**
- * The tools of `session`'s role as an AI SDK `ToolSet` (issue 18): one entry per tool, with the
+ * The tools of `session`'s role as an AI SDK `ToolSet` (the AI SDK adapter): one entry per tool, with the
  * tool's own description and the JSON Schema core derives from its zod schema (no second schema).
  *
  * - `needsApproval` asks core's prepare step (architecture §4): `true` exactly when core would ask

@@ -1,9 +1,9 @@
-// The bash tool's two costs (issue 13), measured side by side in one run as paired medians
+// The bash tool's two costs, measured side by side in one run as paired medians
 // (each round runs the competitors back to back, in alternating order; medians of the per-round
 // differences and ratios are reported, never one shot):
 //   1. Fixed cost per call: `bash` through a finalized toolset's `call` (wrap + spawn + release on
 //      the real bubblewrap sandbox, result rendering) against a plain `child_process.spawn` of
-//      `/bin/bash -c true`. Goal: ≤ 10 ms over the plain spawn (issue 25; issue 13 asked 15 ms). The parts are printed as well:
+//      `/bin/bash -c true`. Goal: ≤ 10 ms over the plain spawn (first 15 ms; docs/decisions/0031-no-per-session-sandbox.md). The parts are printed as well:
 //      bare bwrap (`--ro-bind / /`), `wrap` + `release` alone, and the process backend's own cost.
 //   2. Capture throughput: `head -c N /dev/zero` through `call` (bounded capture, 64 MiB spill,
 //      progress) against the plain pipe `head -c N /dev/zero | cat > /dev/null`. Goal: ≥ 50 %.

@@ -1,4 +1,4 @@
-// The search benchmark's corpus (issue 12): every package folder under
+// The search benchmark's corpus: every package folder under
 // node_modules/.pnpm/*/node_modules/ of this repository, copied with links dereferenced into a
 // temp tree that has no hidden parts. Nobody here wrote it, and every machine with the same lock
 // file builds the same tree. Sibling entries that pnpm links in (a package's dependencies) are

@@ -1,4 +1,4 @@
-// Rescue rates of edit's tolerant matching (issue 17) on bench/edit-corpus.json: realistic failed
+// Rescue rates of edit's tolerant matching (docs/decisions/0021-edit-tolerant-matching-in-a-safe-order.md) on bench/edit-corpus.json: realistic failed
 // edits, none of which an exact match finds. For each case the matching step runs as the tool
 // runs it (the exact step of §7.3, then the tolerant levels in order) and the result is compared
 // with the file the case expects; a case rescued to any other content counts as wrong, and so

@@ -1,4 +1,4 @@
-// grep and glob against ripgrep (issue 12, architecture §5), on a corpus nobody here wrote: every
+// grep and glob against ripgrep (architecture §5), on a corpus nobody here wrote: every
 // package folder under node_modules/.pnpm/*/node_modules/ of this repository, copied with links
 // dereferenced into a temp tree without hidden parts (bench/build-search-corpus.mjs). Each round
 // runs our warm in-process call and `rg` with equivalent flags back to back (the order alternates),

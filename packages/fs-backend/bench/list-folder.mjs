@@ -1,4 +1,4 @@
-// Cost of exact file names (issue 25) in the walk of grep and glob: `listFolderSync` of every folder
+// Cost of exact file names (docs/decisions/0003-exact-file-names-and-the-xnn-spelling.md) in the walk of grep and glob: `listFolderSync` of every folder
 // under this repository's node_modules/.pnpm (names all UTF-8, the common case) against the bare
 // Node calls it used to be (`readdirSync` with types, then `lstatSync`), paired: each round runs
 // both, alternating which goes first. Then the same for a tree where every tenth name is not

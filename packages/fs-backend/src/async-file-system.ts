@@ -64,7 +64,7 @@ export interface AtomicWriteResult {
  * Everything the built-in tools do to files goes through this interface (§4), so a host can swap
  * in a remote implementation. Paths must be absolute; callers pass the checked real path from
  * `resolvePath` (§6.2), and nothing here resolves a relative path against a process cwd. Failures
- * throw `FileSystemError` (see `code`). Paths and names are exact (issue 25): a lone U+DC80–U+DCFF
+ * throw `FileSystemError` (see `code`). Paths and names are exact (exact file names): a lone U+DC80–U+DCFF
  * in one stands for a byte that is not UTF-8 (`pathFromBytes`/`pathToBytes`), in what is passed in
  * and in what comes back.
  */
@@ -90,4 +90,14 @@ export interface AsyncFileSystem {
   sha256File(path: string, options?: { readonly signal?: AbortSignal }): Promise<string>;
   /** Replaces the file at `path` all at once: temp file in the same directory, fsync, compare, rename (§6.2). */
   atomicWrite(path: string, content: string | Uint8Array, options?: AtomicWriteOptions): Promise<AtomicWriteResult>;
+  // Optional: what undo and reapply of a sandboxed command's changes need besides files (folders
+  // and links, architecture §3.10). An implementation without them cannot undo those changes.
+  /** The target of the symbolic link at `path` (not followed). `NodeFileSystem`: a canonical path, never through a link. */
+  readlink?(path: string): Promise<string>;
+  /** Creates a symbolic link at `path` pointing at `target`; fails with `already_exists` when anything is there. */
+  symlink?(target: string, path: string): Promise<void>;
+  /** Creates one folder with exactly these permission bits; its parent must exist, and nothing may be at `path`. */
+  mkdir?(path: string, mode: number): Promise<void>;
+  /** Removes an empty folder (`not_empty` otherwise); never follows a link at `path`. */
+  rmdir?(path: string): Promise<void>;
 }

@@ -15,7 +15,7 @@ import { createTemporaryDirectory } from './test-support/temporary-directory.js'
 // may be created, replaced, changed or left behind, and every call either completes in the real
 // folder or fails with a FileSystemError that says so. Attempts per test: see `attempts`; the
 // builtins suite races the tools themselves through the bubblewrap sandbox for the rest of the
-// 10,000 (README "Tests").
+// 10,000 (README "Tests and benchmarks").
 const onLinux = process.platform === 'linux';
 const attempts = { write: 3000, ancestor: 2000, mkdirp: 2000, unlink: 2000, target: 1000 };
 /** Calls in flight at once, each lane on targets of its own (a write costs an fsync: lanes keep the run to seconds). */

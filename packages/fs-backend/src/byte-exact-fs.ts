@@ -1,9 +1,9 @@
-import { type BigIntStats, type Dirent, type MakeDirectoryOptions, type Mode, type Stats } from 'node:fs';
+import { constants, type BigIntStats, type Dirent, type MakeDirectoryOptions, type Mode, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { pathFromBytes, toNodePath } from './path-bytes.js';
 
 // The `node:fs` calls of this package, taking and giving path strings whose U+DC80–U+DCFF stand
-// for raw bytes (`path-bytes.ts`, issue 25): a path with such bytes reaches the kernel as those
+// for raw bytes (`path-bytes.ts`, exact file names): a path with such bytes reaches the kernel as those
 // bytes, and names and real paths come back in the same form. Node decodes names as UTF-8 and
 // puts U+FFFD where bytes are not; only then (rare) is the call repeated asking for bytes, so the
 // all-UTF-8 case costs what it did.
@@ -30,6 +30,30 @@ export function rename(from: string, to: string): Promise<void> {
 
 export function unlink(path: string): Promise<void> {
   return fs.unlink(toNodePath(path));
+}
+
+export function symlink(target: string, path: string): Promise<void> {
+  return fs.symlink(toNodePath(target), toNodePath(path));
+}
+
+/** A link's target, exact (its bytes, not their lossy UTF-8 decoding). */
+export async function readlink(path: string): Promise<string> {
+  const target = await fs.readlink(toNodePath(path), 'utf8');
+  return target.includes(REPLACEMENT) ? pathFromBytes(await fs.readlink(toNodePath(path), 'buffer')) : target;
+}
+
+export function rmdir(path: string): Promise<void> {
+  return fs.rmdir(toNodePath(path));
+}
+
+/** Sets a folder's permission bits through a descriptor opened without following a link at `path`. */
+export async function chmodFolder(path: string, mode: number): Promise<void> {
+  const handle = await fs.open(toNodePath(path), constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    await handle.chmod(mode);
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function mkdir(path: string, options?: MakeDirectoryOptions): Promise<void> {

@@ -5,7 +5,7 @@ import { forceDescriptorPaths } from './descriptor-paths.js';
 import { FileSystemError, NodeFileSystem, pathFromBytes, pathToBytes, type AsyncFileSystem } from './index.js';
 import { createTemporaryDirectory } from './test-support/temporary-directory.js';
 
-// Issue 25: names are bytes on Linux (ext4 and tmpfs take any but "/" and NUL). The tests make
+// Exact file names: names are bytes on Linux (ext4 and tmpfs take any but "/" and NUL). The tests make
 // them with Buffer paths and check every call of NodeFileSystem on them, by their path string.
 
 const fileSystem = new NodeFileSystem();

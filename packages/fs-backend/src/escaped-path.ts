@@ -1,7 +1,7 @@
 import { hasRawBytes, pathFromBytes, pathToBytes } from './path-bytes.js';
 
 /**
- * The text form of a path for a model or a person (issue 25): a file name that is valid UTF-8 is
+ * The text form of a path for a model or a person (docs/decisions/0003-exact-file-names-and-the-xnn-spelling.md): a file name that is valid UTF-8 is
  * shown as it is; in a name (one `/`-separated component) that holds bytes that are not part of
  * valid UTF-8, each such byte is shown as `\xNN` (two uppercase hex digits) and each backslash of
  * the name as `\\`, so the spelling names exactly one byte string. Names without such bytes are

@@ -50,7 +50,7 @@ export class FileSystemError extends Error {
   readonly errno: string | undefined;
 
   constructor(init: FileSystemErrorInit) {
-    // A path in the message is shown in its `\xNN` form (issue 25): the text reaches a model or a person.
+    // A path in the message is shown in its `\xNN` form (exact file names): the text reaches a model or a person.
     super(escapePath(init.message), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'FileSystemError';
     this.code = init.code;

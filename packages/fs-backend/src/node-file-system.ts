@@ -10,7 +10,7 @@ import type {
   ReadFileOptions,
   ReadLinesOptions,
 } from './async-file-system.js';
-import { lstat, readdirEntries, realpath, stat, unlink } from './byte-exact-fs.js';
+import { chmodFolder, lstat, mkdir, readdirEntries, readlink, realpath, rmdir, stat, symlink, unlink } from './byte-exact-fs.js';
 import { openCheckedFolder } from './checked-folder.js';
 import type { DirectoryEntry } from './directory-entry.js';
 import type { LinesSummary } from './file-line.js';
@@ -133,7 +133,7 @@ export class NodeFileSystem implements AsyncFileSystem {
     try {
       const nodePath = toNodePath(path);
       let entries = readdirSync(nodePath, { withFileTypes: true }).map((entry): DirectoryEntry => ({ name: entry.name, kind: kindOf(entry) }));
-      // Issue 25: a U+FFFD may be a byte that is not UTF-8; only then is the folder read as bytes.
+      // Exact file names: a U+FFFD may be a byte that is not UTF-8; only then is the folder read as bytes.
       if (entries.some((entry) => entry.name.includes('\uFFFD'))) {
         entries = readdirSync(nodePath, { withFileTypes: true, encoding: 'buffer' }).map((entry): DirectoryEntry => ({ name: pathFromBytes(entry.name), kind: kindOf(entry) }));
       }
@@ -166,6 +166,60 @@ export class NodeFileSystem implements AsyncFileSystem {
       await unlink(folder.pathOf(name));
     } catch (error) {
       throw toFileSystemError(error, 'delete', path);
+    } finally {
+      await folder.close();
+    }
+  }
+
+  /** Reads the link as an entry of its folder held without following links (§3.7). */
+  async readlink(path: string): Promise<string> {
+    return this.#inFolder(path, 'read the link', async (entry) => {
+      try {
+        return await readlink(entry);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'EINVAL') throw new FileSystemError({ code: 'invalid_argument', path, message: `Cannot read the link ${path}: it is not a symbolic link.` });
+        throw error;
+      }
+    });
+  }
+
+  /** Creates the link in its folder held without following links (§3.7); never replaces anything. */
+  async symlink(target: string, path: string): Promise<void> {
+    if (target === '' || target.includes('\0')) throw new FileSystemError({ code: 'invalid_argument', path, message: `Cannot create the link ${path}: its target must be a non-empty text without NUL.` });
+    await this.#inFolder(path, 'create the link', async (entry) => symlink(target, entry));
+  }
+
+  /** Creates one folder in its parent held without following links (§3.7), with exactly `mode` (not masked by the umask). */
+  async mkdir(path: string, mode: number): Promise<void> {
+    if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) {
+      throw new FileSystemError({ code: 'invalid_argument', path, message: `mkdir: mode must be permission bits (0 to 0o7777), got ${String(mode)}.` });
+    }
+    await this.#inFolder(path, 'create the folder', async (entry) => {
+      await mkdir(entry, { mode: 0o700 });
+      await chmodFolder(entry, mode);
+    });
+  }
+
+  /** Removes an empty folder of its parent held without following links (§3.7); a link there is not a folder (`not_a_directory`). */
+  async rmdir(path: string): Promise<void> {
+    await this.#inFolder(path, 'remove the folder', async (entry) => {
+      if ((await lstat(entry)).isSymbolicLink()) throw Object.assign(new Error('a link, not a folder'), { code: 'ENOTDIR' });
+      await rmdir(entry);
+    });
+  }
+
+  /** Runs `action` on the entry `basename(path)` of its folder, held as `unlink` holds it. */
+  async #inFolder<T>(path: string, operation: string, action: (entry: string) => Promise<T>): Promise<T> {
+    requireAbsolutePath(path, operation);
+    const name = basename(path);
+    if (path.endsWith('/') || name === '' || name === '.' || name === '..') {
+      throw new FileSystemError({ code: 'invalid_path', path, message: `Cannot ${operation} ${path}: the path does not name an entry of a folder.` });
+    }
+    const folder = await openCheckedFolder(dirname(path), { operation, path });
+    try {
+      return await action(folder.pathOf(name));
+    } catch (error) {
+      throw toFileSystemError(error, operation, path);
     } finally {
       await folder.close();
     }

@@ -4,7 +4,7 @@
  * valid UTF-8 in the name (Python's "surrogateescape", PEP 383). Valid UTF-8 never decodes to a
  * lone surrogate, so the mapping bytes ⇄ string is one to one, and every path keeps `/`, `.` and
  * NUL where the bytes have them (raw bytes are all ≥ 0x80): the fence's checks of a string hold
- * for the bytes it names (issue 25).
+ * for the bytes it names (docs/decisions/0003-exact-file-names-and-the-xnn-spelling.md).
  */
 
 /** A lone U+DC80–U+DCFF (the `u` flag keeps a surrogate pair from matching). */

@@ -68,7 +68,7 @@ export class NodeProcessBackend implements ProcessBackend {
 
     const [program = '', ...args] = argv;
     let subprocess: ChildProcessByStdio<Writable | null, Readable, Readable>;
-    // Issue 26: a pipe when the caller types into the process, else /dev/null (§7.9).
+    // Background bash: a pipe when the caller types into the process, else /dev/null (§7.9).
     const stdin = options.stdin === undefined ? 'ignore' : 'pipe';
     try {
       subprocess = spawn(program, args, {

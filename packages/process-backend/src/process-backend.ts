@@ -43,7 +43,7 @@ export interface ProcessSpawnOptions {
    */
   readonly onOutput?: (chunk: Buffer) => void;
   /**
-   * A pipe to type into the process (issue 26, background bash); without it stdin is /dev/null.
+   * A pipe to type into the process (background bash); without it stdin is /dev/null.
    * The pipe closes when the process exits; one `ProcessStdin` per spawn.
    */
   readonly stdin?: ProcessStdin;

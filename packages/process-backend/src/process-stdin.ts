@@ -14,7 +14,7 @@ export type StdinWrite =
 
 /**
  * A pipe to a process's stdin, for a caller that types into a long-running process (background
- * bash, issue 26). Pass one as `ProcessSpawnOptions.stdin`: the backend opens a pipe instead of
+ * bash). Pass one as `ProcessSpawnOptions.stdin`: the backend opens a pipe instead of
  * `/dev/null`, attaches it while the process runs and closes it at the exit. Writes never wait for
  * the process to read: at most `MAX_QUEUED_STDIN_BYTES` may be queued.
  */

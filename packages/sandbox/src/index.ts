@@ -27,9 +27,6 @@ export type { CanonicalizePathOptions, PathIntent, PathProblem, PathResolution }
 export { createSandboxPolicy } from './policy/create-sandbox-policy.js';
 export { findGitRedirections, gitRedirectionNames } from './policy/find-git-redirections.js';
 export type { FindGitRedirectionsOptions } from './policy/find-git-redirections.js';
-export { auditGitRepositories, formatGitAuditFinding } from './policy/audit-git-repositories.js';
-export type { AuditGitRepositoriesOptions, GitAuditFinding } from './policy/audit-git-repositories.js';
-export { classifyGitDirectory } from './policy/classify-git-directory.js';
 export type { GitScanStatistics } from './policy/git-files.js';
 export type { CreateSandboxPolicyOptions, ProtectedPathList } from './policy/create-sandbox-policy.js';
 export { deriveSandboxLayout } from './policy/derive-sandbox-layout.js';

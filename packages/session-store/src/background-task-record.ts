@@ -1,4 +1,4 @@
-/** Issue 26: where a background task of a session stands, as a store keeps it. */
+/** Background bash: where a background task of a session stands, as a store keeps it. */
 export type StoredBackgroundTaskState = 'running' | 'exited' | 'killed' | 'failed';
 
 export const STORED_BACKGROUND_TASK_STATES: readonly StoredBackgroundTaskState[] = Object.freeze(['running', 'exited', 'killed', 'failed']);
@@ -13,7 +13,7 @@ export const MAX_BACKGROUND_TASK_COMMAND = 4_096;
 /**
  * Input of `saveBackgroundTask`: a task as its host knows it now. Saved when it starts and again
  * when it ends, so that after the host stopped, a later host can say how it ended (`running`
- * then means the host stopped while it ran, issue 26).
+ * then means the host stopped while it ran, background bash).
  */
 export interface NewBackgroundTaskRecord {
   readonly taskId: string;
@@ -29,7 +29,7 @@ export interface NewBackgroundTaskRecord {
   readonly endedAt?: string;
   /** The end of its output the model had not read when it ended (at most 16 KiB). */
   readonly outputTail?: string;
-  /** The agent role that started it (explorer reaches only its own, issue 26). */
+  /** The agent role that started it (explorer reaches only its own, background bash). */
   readonly agentRole: string;
 }
 

@@ -10,7 +10,7 @@ import { InvalidRecordError } from './invalid-record-error.js';
 import { StoreCorruptError } from './store-corrupt-error.js';
 
 /**
- * The rules of a background task record (issue 26), once for every store: a valid id and state,
+ * The rules of a background task record (background bash), once for every store: a valid id and state,
  * an integer or null exit code, ISO times, and texts cut to their bounds (a long command or
  * output never grows the database without end).
  */

@@ -131,7 +131,7 @@ export interface SessionStore {
   setPlan(sessionId: string, plan: NewSessionPlan): Promise<SessionPlan>;
 
   /**
-   * Issue 26: saves a background task of the session as its host knows it now (insert or replace
+   * Background bash: saves a background task of the session as its host knows it now (insert or replace
    * by task id). A session keeps the `MAX_STORED_BACKGROUND_TASKS` most recently started; saving
    * one more forgets the oldest. `SessionNotFoundError` when the session does not exist.
    */

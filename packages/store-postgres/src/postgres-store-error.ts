@@ -16,7 +16,7 @@ export function isConnectionLoss(error: unknown): boolean {
 }
 
 /**
- * A node-postgres failure as the store's typed error, naming the server and the cause (issue 14:
+ * A node-postgres failure as the store's typed error, naming the server and the cause (typed store errors:
  * a lost connection mid-write, an unreachable server). Errors of the store itself pass through;
  * anything else (a bug) is returned unchanged.
  */

@@ -411,7 +411,7 @@ export class SqliteSessionStore implements SessionStore {
         `INSERT INTO background_tasks (session_id, task_id, started_at, body, updated_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (session_id, task_id) DO UPDATE SET started_at = excluded.started_at, body = excluded.body, updated_at = excluded.updated_at`,
       ).run(sessionId, prepared.taskId, prepared.startedAt, BackgroundTaskRules.encode(prepared), prepared.updatedAt);
-      // A session keeps the most recently started ones (issue 26: bounded like its live tasks).
+      // A session keeps the most recently started ones (bounded like its live tasks).
       this.#statement(
         `DELETE FROM background_tasks WHERE session_id = ? AND task_id NOT IN
          (SELECT task_id FROM background_tasks WHERE session_id = ? ORDER BY started_at DESC, task_id DESC LIMIT ?)`,

@@ -1,7 +1,7 @@
 import { SessionStoreError, StoreCorruptError, StoreUnavailableError } from '@openwork/session-store';
 
 /**
- * A better-sqlite3 failure as the store's typed error, naming the file and the cause (issue 14:
+ * A better-sqlite3 failure as the store's typed error, naming the file and the cause (typed store errors:
  * corrupt or unreadable file, locked database). Errors of the store itself pass through; anything
  * else (a bug) is returned unchanged.
  */

@@ -42,7 +42,7 @@ export class FinalizedToolset<Session = unknown, Policy = unknown> {
   readonly #session: Session;
   readonly #spill: SpillSink | undefined;
   readonly #escalationAvailable: boolean;
-  /** Computed on first use (issue 29): a one-call process never hashes the definitions. */
+  /** Computed on first use (docs/decisions/0002-tools-load-their-call-code-on-first-call.md): a one-call process never hashes the definitions. */
   #digest: string | undefined;
 
   /** @internal Use `ToolRegistryBuilder.finalize`. */

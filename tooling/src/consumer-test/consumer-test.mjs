@@ -59,7 +59,7 @@ import { readWorkspacePackages } from './workspace-packages.mjs';
  */
 
 /**
- * The consumer test (issue 9): every publishable workspace package, present and future, is packed
+ * The consumer test (the packaging rules): every publishable workspace package, present and future, is packed
  * with pnpm and adopted the way an outside team would — installed from its tarball into a fresh
  * project outside the workspace with npm and with pnpm, following the install line of its own
  * README — and then:

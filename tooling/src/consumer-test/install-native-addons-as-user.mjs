@@ -68,7 +68,7 @@ export function workspaceNativeAddons(workspaceRoot, dependencyNames) {
 }
 
 /**
- * The native-addon leg of the consumer test (issue 29): each native addon our packages depend on is
+ * The native-addon leg of the consumer test (native addons as a user installs them): each native addon our packages depend on is
  * installed the way an outside user on this Node meets it — `npm install` in a fresh project with no
  * mirror of ours, so its install script tries its own prebuilt download and, where that cannot be
  * reached, builds from source — and then loaded and used. Each result is reported plainly (how the

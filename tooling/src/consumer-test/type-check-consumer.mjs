@@ -19,7 +19,7 @@ export const RESOLUTION_MODES = /** @type {const} */ (['nodenext', 'bundler']);
  * What a strict consumer project compiles with: `strict`, no `skipLibCheck` (so every declaration
  * file we ship is checked), and Node's types only when the package declares `@types/node` as a peer.
  * A package without that peer is checked with the DOM library instead, which proves that its types
- * need nothing from Node (issue 9, point 3).
+ * need nothing from Node (the packaging rules).
  * @param {ResolutionMode} mode
  * @param {{ nodeTypes: boolean }} environment
  * @returns {ts.CompilerOptions}

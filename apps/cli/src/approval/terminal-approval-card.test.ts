@@ -5,7 +5,7 @@ import { createCliSandbox, type CliSandbox } from '../test-support/cli-sandbox.j
 import { runOpenworkOnTerminal } from '../test-support/run-on-terminal.js';
 import { terminalScreen } from '../test-support/terminal-screen.js';
 
-// Issue 24, item 6 (architecture §3.9): the model's justification moves the cursor up over the
+// Forged approval cards (architecture §3.9): the model's justification moves the cursor up over the
 // card and rewrites it into a harmless read request. On a real pseudo-terminal, the person must see
 // the write request that is really asked, and their answer must grant exactly that.
 

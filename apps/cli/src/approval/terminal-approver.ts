@@ -20,13 +20,13 @@ export const NO_TERMINAL_REFUSAL =
   'The user could not be asked: openwork has no terminal here. Escalations and dangerous commands are refused; the user can run openwork with --approve to allow them.';
 
 /**
- * Approvals outside MCP (issue 16): with `--approve` every card is approved; on a terminal the
+ * Approvals outside MCP: with `--approve` every card is approved; on a terminal the
  * card is shown with a y/N prompt (anything but y/yes refuses); otherwise the call is refused with a
  * text that tells the model why.
  */
 export function terminalApprover(options: TerminalApproverOptions): Approver {
   return async (card, context) => {
-    // Loaded when a card is shown: `openwork --version` and `--help` load none of core (issue 29).
+    // Loaded when a card is shown: `openwork --version` and `--help` load none of core (start-up).
     const { renderApprovalCard } = await import('@openwork/core');
     if (options.approveAll) {
       options.output.write(`${renderApprovalCard(card)}\napproved by --approve\n`);

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, OPENWORK_BIN, type CliSandbox } from '../test-support/cli-sandbox.js';
 import { eventually, processesWith, startSession } from '../test-support/session-process.js';
 
-// Issue 29: the published `openwork` runs one bundle (`dist/bundle/`, made by scripts/bundle.mjs
+// Start-up (docs/decisions/0061-cli-one-bundle.md): the published `openwork` runs one bundle (`dist/bundle/`, made by scripts/bundle.mjs
 // after tsc). Every other test of this package runs it too (OPENWORK_BIN); these check what a bundle
 // could break by itself: the maps, the files other processes start by URL, and `dependencies`.
 

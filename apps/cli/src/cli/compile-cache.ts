@@ -7,7 +7,7 @@ import { openworkHome } from '../runtime/openwork-home.js';
 const WITHOUT_HOME = new Set([undefined, '--help', '-h', 'help', '--version', '-v']);
 
 /**
- * Node's compile cache for `openwork` (issue 29: it saves compiling the ~500 modules a call loads,
+ * Node's compile cache for `openwork` (docs/decisions/0062-cli-compile-cache-in-the-openwork-home.md; it saves compiling the ~500 modules a call loads,
  * about a fifth of the start-up). The folder is `<OpenWork home>/compile-cache` and nowhere else:
  * whoever can write a compile cache runs code in the next `openwork` process, outside the sandbox,
  * so it lives where no tool and no sandboxed command may write (the OpenWork home is hard-protected,

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, runOpenwork, type CliSandbox } from '../test-support/cli-sandbox.js';
 
-// Issue 29, start-up: what each command loads (each heavy module on first use) and where Node's
+// Start-up (docs/decisions/0061-cli-one-bundle.md): what each command loads (each heavy module on first use) and where Node's
 // compile cache goes. The speed itself is the start-up benchmark's (bench/startup.mjs), never a
 // timed test. A `--import` hook run by the built executable writes every loaded module's URL.
 

@@ -55,7 +55,7 @@ export const callCommand: CommandSpec = {
 };
 
 /**
- * What a call already streamed to the terminal (issue 29: bash output was printed twice, streamed
+ * What a call already streamed to the terminal (bash output was printed twice, streamed
  * and then in the result). The result text repeats the output before its status line; when the
  * end of what was shown is found in it, only what follows (`[exit 0; duration …]`, denial notes)
  * is printed. Anything else — nothing streamed, or output the result shows differently — prints

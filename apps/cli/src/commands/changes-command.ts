@@ -16,7 +16,8 @@ export const changesCommand: CommandSpec = {
     'A table of file changes (short change id, when, which tool, short session id, path, +/- lines,',
     'undone or applied), of one session or of all stored sessions; --diff shows one change as a',
     'unified diff from the stored record, coloured on a terminal (NO_COLOR / FORCE_COLOR apply).',
-    'Any unique prefix of an id (the short ids shown) names it here and in undo / reapply.',
+    'Any unique prefix of an id (the short ids shown) names it here and in undo / reapply. A bash',
+    'call\'s changes are <call id>.<n>; the call id alone names all of them.',
     '  --session ID      only this session',
     '  --diff ID         the diff of this change',
     '  --json            the stored records as JSON',
@@ -30,15 +31,15 @@ export const changesCommand: CommandSpec = {
       const changes = await listStoredFileChanges(opened.runtime, optionValue(parsed, 'session'));
       const diffId = optionValue(parsed, 'diff');
       if (diffId !== undefined) {
-        const change = findChange(changes, diffId);
-        if (change === undefined || Array.isArray(change)) {
-          const which = Array.isArray(change) ? `${JSON.stringify(diffId)} names ${change.length} changes; give more of the id` : `no stored change ${JSON.stringify(diffId)}`;
+        const named = findChange(changes, diffId);
+        if (named === undefined || Array.isArray(named)) {
+          const which = Array.isArray(named) ? `${JSON.stringify(diffId)} names ${named.length} changes; give more of the id` : `no stored change ${JSON.stringify(diffId)}`;
           io.stderr.write(`openwork changes: ${which}; openwork changes lists them\n`);
           return 1;
         }
         const { renderFileChange } = await import('@openwork/core');
         // §3.9: the path and lines come from the model; shown with hidden characters revealed.
-        const diff = renderFileChange(change.artifact, { revealHiddenCharacters: true });
+        const diff = (named.kind === 'change' ? [named.change] : named.changes).map((change) => renderFileChange(change.artifact, { revealHiddenCharacters: true })).join('');
         io.stdout.write(`${colorDiff(diff.replace(/\n$/, ''), colorsFor(io.stdout as { isTTY?: boolean }, io.environment))}\n`);
         return 0;
       }
@@ -50,23 +51,30 @@ export const changesCommand: CommandSpec = {
         io.stdout.write('No file changes stored.\n');
         return 0;
       }
-      const made = await whenAndHow(opened.runtime.store, changes);
-      const { revealHiddenCharacters } = await import('@openwork/core'); // loaded on use (issue 29)
+      const { made, unlisted } = await whenAndHow(opened.runtime.store, changes);
+      const { revealHiddenCharacters } = await import('@openwork/core'); // loaded on use (start-up)
       const rows = changes.map((change) => {
-        const { displayPath, additions, deletions } = change.artifact.change as { displayPath?: unknown; additions?: unknown; deletions?: unknown };
+        const facts = change.artifact.change as ChangeFacts;
         const { time, tool } = made.get(change.messageId) ?? { time: '', tool: '' };
+        const counted = facts.entry === undefined && facts.unrecorded === undefined;
         return [
           shortId(change.changeId),
           time,
           tool,
           shortId(change.sessionId),
-          revealHiddenCharacters(String(displayPath ?? change.path)), // §3.9: a path from the model
-          `+${String(additions)}`,
-          `-${String(deletions)}`,
+          revealHiddenCharacters(`${String(facts.displayPath ?? change.path)}${pathNote(facts)}`), // §3.9: a path from the model
+          counted ? `+${String(facts.additions)}` : '',
+          counted ? `-${String(facts.deletions)}` : '',
           change.undone ? 'undone' : 'applied',
         ];
       });
       io.stdout.write(`${formatTable(['CHANGE', 'TIME', 'TOOL', 'SESSION', 'PATH', '+', '-', 'STATE'], rows)}\n`);
+      for (const summary of unlisted) {
+        const total = summary.counts.created + summary.counts.modified + summary.counts.deleted;
+        io.stdout.write(
+          `bash call ${shortId(summary.callId)} changed ${total} entries (${summary.counts.created} created, ${summary.counts.modified} modified, ${summary.counts.deleted} deleted); the first ${summary.recorded} are listed, the rest were counted only and cannot be undone\n`,
+        );
+      }
       return 0;
     } finally {
       await opened.close();
@@ -76,18 +84,54 @@ export const changesCommand: CommandSpec = {
 
 type StoreOf = Awaited<ReturnType<typeof openRuntime>>['store'];
 
+/** The fields of a stored change the table shows. */
+interface ChangeFacts {
+  readonly displayPath?: unknown;
+  readonly additions?: unknown;
+  readonly deletions?: unknown;
+  readonly kind?: unknown;
+  readonly entry?: unknown;
+  readonly unrecorded?: unknown;
+  readonly afterTarget?: unknown;
+  readonly beforeTarget?: unknown;
+}
+
+/** What the path column adds for a change that is not a text file's: `/` for a folder, a link's target, why contents are missing. */
+function pathNote(facts: ChangeFacts): string {
+  const target = facts.afterTarget ?? facts.beforeTarget;
+  const entry = facts.entry === 'directory' ? '/' : facts.entry === 'symlink' && typeof target === 'string' ? ` -> ${target}` : '';
+  const deleted = facts.kind === 'deleted' ? ' (deleted)' : '';
+  const unrecorded = facts.unrecorded === 'binary' ? ' (binary)' : facts.unrecorded === 'too_large' ? ' (over 1 MiB)' : typeof facts.unrecorded === 'string' ? ' (not undoable)' : '';
+  return `${entry}${deleted}${unrecorded}`;
+}
+
+/** A bash call's summary of its changes (`file_change_summary`), as the table needs it. */
+interface ChangeSummary {
+  readonly callId: string;
+  readonly counts: { readonly created: number; readonly modified: number; readonly deleted: number };
+  readonly recorded: number;
+  readonly complete: boolean;
+}
+
 /**
  * When each change was made (its tool message's time, local `YYYY-MM-DD HH:MM:SS`) and by which
- * tool, by message id, from the messages of the sessions that hold the changes.
+ * tool, by message id, from the messages of the sessions that hold the changes; and the bash calls
+ * among them that changed more than they list.
  */
-async function whenAndHow(store: StoreOf, changes: readonly { sessionId: string }[]): Promise<Map<string, { time: string; tool: string }>> {
+async function whenAndHow(store: StoreOf, changes: readonly { sessionId: string }[]): Promise<{ made: Map<string, { time: string; tool: string }>; unlisted: ChangeSummary[] }> {
   const made = new Map<string, { time: string; tool: string }>();
+  const unlisted: ChangeSummary[] = [];
   for (const sessionId of new Set(changes.map((change) => change.sessionId))) {
     for (const message of await store.loadMessages(sessionId)) {
-      if (message.role === 'tool') made.set(message.id, { time: localTime(message.createdAt), tool: message.toolId });
+      if (message.role !== 'tool') continue;
+      made.set(message.id, { time: localTime(message.createdAt), tool: message.toolId });
+      for (const artifact of message.result.artifacts) {
+        const summary = (artifact as { summary?: ChangeSummary }).summary;
+        if (artifact.kind === 'file_change_summary' && summary !== undefined && summary.complete === false) unlisted.push(summary);
+      }
     }
   }
-  return made;
+  return { made, unlisted };
 }
 
 function localTime(iso: string): string {

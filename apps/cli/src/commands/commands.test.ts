@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { snapshotTree } from '@openwork/tooling/tree-snapshot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, runOpenwork, type CliSandbox } from '../test-support/cli-sandbox.js';
 
@@ -12,6 +13,11 @@ beforeEach(async () => {
   await writeFile(join(sandbox.workspace, 'notes.txt'), 'alpha\nbeta\n');
 });
 afterEach(async () => sandbox.remove());
+
+/** The tree without inode numbers and change times (no undo gives those back). */
+async function contentOf(root: string): Promise<string[]> {
+  return (await snapshotTree(root)).map((line) => line.replace(/ ino=\d+/, '').replace(/ ctime=\d+/, ''));
+}
 
 const run = (argv: string[], stdin?: string) => runOpenwork(argv, { environment: sandbox.environment, cwd: sandbox.workspace, ...(stdin === undefined ? {} : { stdin }) });
 
@@ -84,6 +90,39 @@ describe('openwork session, changes, undo', () => {
     expect(undo.stderr).not.toMatch(/[\x1b\u202e]/);
   });
 
+  it("a bash call's changes: openwork changes lists them, undo of the call restores the tree exactly, a conflict is refused, reapply works", async () => {
+    await writeFile(join(sandbox.workspace, 'gone.txt'), 'bye\n');
+    const before = await contentOf(sandbox.workspace);
+    const command = 'echo gamma >> notes.txt && rm gone.txt && mkdir made && echo new > made/new.txt && ln -s made/new.txt link && printf "\\x00\\x01" > blob.bin && rm blob.bin';
+    const called = await run(['call', 'bash', JSON.stringify({ command }), '--json']);
+    expect(called.status, called.stderr).toBe(0);
+    const result = JSON.parse(called.stdout) as { artifacts: { kind: string; change?: { changeId: string; callId: string } }[] };
+    const callId = result.artifacts[0]?.change?.callId ?? '';
+    expect(result.artifacts.filter((artifact) => artifact.kind === 'file_change')).toHaveLength(5);
+    const after = await contentOf(sandbox.workspace);
+
+    const table = await run(['changes']);
+    expect(table.status).toBe(0);
+    for (const row of ['notes.txt\\s+\\+1\\s+-0\\s+applied', 'gone.txt \\(deleted\\)\\s+\\+0\\s+-1\\s+applied', 'made/\\s+applied', 'made/new.txt\\s+\\+1\\s+-0\\s+applied', 'link -> made/new.txt\\s+applied']) {
+      expect(table.stdout).toMatch(new RegExp(`${callId.slice(0, 13)}\\.\\d+\\s+\\S+ \\S+\\s+bash\\s+\\S+\\s+${row}`));
+    }
+    expect((await run(['changes', '--diff', callId.slice(0, 13)])).stdout).toContain('+++ /dev/null');
+
+    const undo = await run(['undo', callId.slice(0, 13)]);
+    expect(undo, undo.stderr).toMatchObject({ status: 0, stdout: `undone ${callId}\n` });
+    expect(await contentOf(sandbox.workspace)).toEqual(before);
+
+    expect((await run(['reapply', callId])).status).toBe(0);
+    expect(await contentOf(sandbox.workspace)).toEqual(after);
+
+    await writeFile(join(sandbox.workspace, 'notes.txt'), 'changed by the user\n');
+    const refused = await run(['undo', callId]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('conflict');
+    expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('changed by the user\n');
+    expect(await readFile(join(sandbox.workspace, 'made', 'new.txt'), 'utf8')).toBe('new\n');
+  });
+
   it('undo of an unknown change id changes nothing and exits 1', async () => {
     const undo = await run(['undo', 'call_nope']);
     expect(undo.status).toBe(1);
@@ -153,6 +192,7 @@ describe('arguments, help, version, tools, doctor', () => {
     expect(doctor.status).toBe(0);
     const report = JSON.parse(doctor.stdout) as Record<string, string>;
     expect(report['sandbox']).toBe('bubblewrap: available (self-check passed)');
+    expect(report['writes']).toMatch(/^staged: .* judged by rule \(any depth\)/);
     expect(report['tty']).toBe('/usr/bin/script (util-linux): bash tty: true works');
     expect(report['home']).toBe(sandbox.openworkHome);
     expect(report['store']).toBe(`SQLite ${join(sandbox.openworkHome, 'sessions.sqlite')} (opened)`);

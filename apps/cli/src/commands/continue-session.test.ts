@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, runOpenwork, type CliSandbox } from '../test-support/cli-sandbox.js';
 
-// Issue 29: `openwork call edit` always failed ("Read … before editing it"), since every call was a
+// Continued sessions: `openwork call edit` always failed ("Read … before editing it"), since every call was a
 // new session. `--session ID` continues a stored session with what it has read.
 
 let sandbox: CliSandbox;

@@ -14,7 +14,7 @@ import { storeLocation } from '../runtime/store-location.js';
  * Landlock scope applies; where it cannot, say so and why, since they are then reachable.
  */
 async function abstractSocketRule(home: string): Promise<{ readonly text: string; readonly healthy: boolean }> {
-  const { landlockScope, SandboxUnavailableError } = await import('@openwork/core'); // loaded on use (issue 29)
+  const { landlockScope, SandboxUnavailableError } = await import('@openwork/core'); // loaded on use (start-up)
   try {
     const scope = landlockScope(home);
     return scope.scoped
@@ -37,7 +37,7 @@ async function socketRule(kind: string, allowed: readonly string[], home: string
 
 /**
  * `openwork doctor` (architecture §7): the platform, the sandbox backend with its self-check result
- * and reason (§3.4), whether background bash can get a terminal (`script`, issue 26), the OpenWork
+ * and reason (§3.4), whether background bash can get a terminal (`script`, for background bash), the OpenWork
  * home, the store, and whether PostgreSQL answers when configured.
  * Exit 1 when the sandbox is unavailable or the store cannot be opened.
  */
@@ -68,10 +68,13 @@ export const doctorCommand: CommandSpec = {
       try {
         const { kind, availability } = opened.runtime.sandbox;
         report['sandbox'] = availability.available ? `${kind}: available (self-check passed)` : `${kind}: unavailable — ${availability.reason}`;
+        // Where writes go: staged and judged by rule (bubblewrap), or straight to the host under the kernel's rules (Seatbelt).
+        if (availability.available && kind === 'bubblewrap') report['writes'] = 'staged: each command writes into an overlay; every path it changed is judged by rule (any depth) before it reaches the host';
+        if (availability.available && kind === 'seatbelt') report['writes'] = 'direct: the Seatbelt profile denies protected kinds of files at any depth (regex rules)';
         const sockets = await socketRule(kind, allowedSockets(io.environment), openworkHome(io.environment));
         report['sockets'] = sockets.text;
         report['escalation'] = opened.runtime.escalationAvailable ? 'offered (sandboxPermissions in the tool schemas)' : 'not offered';
-        // Issue 26: whether background tasks can get a pseudo-terminal (tty: true); not a failure when not.
+        // Background bash: whether background tasks can get a pseudo-terminal (tty: true); not a failure when not.
         const { findTerminalProgram } = await import('@openwork/builtins');
         const terminal = await findTerminalProgram();
         report['tty'] = terminal.available ? `${terminal.path} (${terminal.flavour}): bash tty: true works` : `unavailable — ${terminal.reason}; bash tty: true is refused, other background tasks work`;

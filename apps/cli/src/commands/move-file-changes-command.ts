@@ -19,7 +19,9 @@ function moveFileChangesCommand(operation: 'undo' | 'reapply'): CommandSpec {
         ? 'Restores what each change replaced (last change first). A file that was changed since is a'
         : 'Writes each undone change again (first change first). A file that was changed since is a',
       'conflict: nothing is overwritten and the exit status is 1. Change ids (or their short form, any',
-      'unique prefix) come from openwork changes.',
+      'unique prefix) come from openwork changes; a bash call\'s id names every change it made. A',
+      'change recorded without its contents (a binary file, one over 1 MiB) cannot be undone: exit 1',
+      'with the reason (not_recorded), nothing is changed.',
       '  --session ID      look for the changes in this session only',
       '  --database URL    PostgreSQL store (default: OPENWORK_DATABASE_URL, else SQLite in the OpenWork home)',
     ],

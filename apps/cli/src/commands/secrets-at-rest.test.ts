@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, runOpenwork, type CliSandbox } from '../test-support/cli-sandbox.js';
 
 /**
- * Issue 24 item 4 (architecture §3.8 "secrets at rest"), through the real CLI and the real
+ * Secrets at rest (architecture §3.8), through the real CLI and the real
  * bubblewrap sandbox: a credential read once under an approved grant is stored in the session
  * database; a later session without any grant must not read it back — not with `grep -a` on the
  * database and its WAL, not with the file tools — and not another session's spill files either.

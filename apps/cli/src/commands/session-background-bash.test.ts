@@ -16,7 +16,7 @@ import {
   type SessionProcess,
 } from '../test-support/session-process.js';
 
-// Issue 26 through `openwork session` (a real process, the real bubblewrap sandbox, SQLite store).
+// Background bash through `openwork session` (a real process, the real bubblewrap sandbox, SQLite store).
 
 let sandbox: CliSandbox;
 const sessions: SessionProcess[] = [];

@@ -32,7 +32,7 @@ export const sessionCommand: CommandSpec = {
       io.stderr.write(`openwork session ${session.id}\n`);
       let lineNumber = 0;
       let failures = 0;
-      // Lines are read bounded (issue 24): a longer one is skipped as it streams, never held.
+      // Lines are read bounded (bounded input): a longer one is skipped as it streams, never held.
       for await (const line of readInputLines(io.stdin, io.stdinDescriptor)) {
         lineNumber += 1;
         if (line.kind === 'line' && line.bytes.toString('utf8').trim() === '') continue;

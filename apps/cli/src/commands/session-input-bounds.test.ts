@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, OPENWORK_BIN, type CliSandbox } from '../test-support/cli-sandbox.js';
 
-// Issue 24, item 8: a huge stdin line used to take 2.1 GB for 200 MB and crash at 560 MB
+// Bounded input (docs/decisions/0065-cli-bounded-input-lines.md): a huge stdin line used to take 2.1 GB for 200 MB and crash at 560 MB
 // (`RangeError: Invalid string length`), so the lines after it never ran.
 
 let sandbox: CliSandbox;

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, runOpenwork, type CliSandbox } from '../test-support/cli-sandbox.js';
 import { renderedPlotNotebook, writeMediaWorkspace } from '../test-support/media-workspace.js';
 
-// Issue 27 through `openwork session`: the built executable, the real SQLite store in a temp
+// Read of images, directories and notebooks through `openwork session`: the built executable, the real SQLite store in a temp
 // OpenWork home and real files; each ToolResult line carries its image parts.
 
 let sandbox: CliSandbox;

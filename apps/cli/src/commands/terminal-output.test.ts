@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, OPENWORK_BIN, runOpenwork, type CliSandbox } from '../test-support/cli-sandbox.js';
 
-// Issue 29, "the terminal is rough": the real CLI on a real pseudo-terminal (util-linux `script`
+// Terminal output (docs/decisions/0067-cli-terminal-output.md): the real CLI on a real pseudo-terminal (util-linux `script`
 // gives the command a pty for stdin, stdout and stderr), against the same CLI piped.
 
 let sandbox: CliSandbox;

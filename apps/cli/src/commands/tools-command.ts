@@ -26,7 +26,7 @@ export const toolsCommand: CommandSpec = {
       const session = await opened.runtime.createSession({ workspaceRoots: [process.cwd()], role });
       const definitions = session.definitions;
       await opened.runtime.deleteSession(session.id);
-      // The sub-agent tools need a model source for children, which the CLI has none of (issue 28).
+      // The sub-agent tools need a model source for children, which the CLI has none of (sub-agents).
       const agents = opened.runtime.subAgents;
       if (!agents.available) io.stderr.write(`openwork tools: agent_send, agent_await and agent_list are not offered: ${agents.reason ?? 'sub-agents are off'}\n`);
       if (parsed.flags.has('json')) {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, runOpenwork, type CliSandbox } from '../test-support/cli-sandbox.js';
 
-// update_plan through the built executable (issue 28): listed by `openwork tools`, run by `openwork call`.
+// update_plan through the built executable (sub-agents): listed by `openwork tools`, run by `openwork call`.
 
 let sandbox: CliSandbox;
 beforeEach(async () => {

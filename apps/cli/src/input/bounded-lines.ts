@@ -1,5 +1,5 @@
 /**
- * The longest line `openwork mcp` and `openwork session` accept: 8 MiB (issue 24). A bigger MCP
+ * The longest line `openwork mcp` and `openwork session` accept: 8 MiB (docs/decisions/0065-cli-bounded-input-lines.md). A bigger MCP
  * message or JSON Lines call is refused on its own and the stream goes on.
  */
 export const MAX_INPUT_LINE_BYTES = 8 * 1024 * 1024;
@@ -15,7 +15,7 @@ export type InputLine =
 /**
  * Splits a byte stream into `\n`-terminated lines (a final `\r` dropped) holding at most
  * `limit` bytes of any line: a longer one is discarded as it streams past, keeping only its first
- * and last 4 KiB, so memory stays flat whatever its length (issue 24: a 1 GB line). Each chunk is
+ * and last 4 KiB, so memory stays flat whatever its length (a 1 GB line). Each chunk is
  * searched once for line ends and a line's chunks are joined once, at its end.
  */
 export class BoundedLineSplitter {
@@ -23,7 +23,7 @@ export class BoundedLineSplitter {
   #chunks: Buffer[] = [];
   #length = 0;
   #oversized = false;
-  // The edges of an oversized line, in two fixed buffers: no allocation per chunk (issue 24).
+  // The edges of an oversized line, in two fixed buffers: no allocation per chunk (bounded input).
   readonly #head = Buffer.alloc(KEPT_EDGE_BYTES);
   #headLength = 0;
   readonly #tail = Buffer.alloc(KEPT_EDGE_BYTES);

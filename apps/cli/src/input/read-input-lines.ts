@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import { BoundedLineSplitter, MAX_INPUT_LINE_BYTES, readBoundedLines, type InputLine } from './bounded-lines.js';
 
 // One read buffer for the whole input: a stream allocates a new one per read, and for a 1 GB line
-// that garbage outgrew the 100 MB the issue allows before the collector ran (issue 24).
+// that garbage outgrew the 100 MB the issue allows before the collector ran (bounded input).
 const READ_BUFFER_BYTES = 64 * 1024;
 
 /**

@@ -13,7 +13,7 @@ export interface BoundedStdioOptions {
 }
 
 /**
- * MCP over stdio with a bounded read (issue 24). The SDK's `StdioServerTransport` buffers a
+ * MCP over stdio with a bounded read (bounded input). The SDK's `StdioServerTransport` buffers a
  * message whole and closes the connection past 10 MiB, so one large request ended `openwork mcp`
  * without a word. Here a message over the bound is dropped as it streams past (memory stays flat),
  * answered with a JSON-RPC `-32600` error when its id can be found at either end of it, and logged

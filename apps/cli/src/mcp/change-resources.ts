@@ -1,7 +1,7 @@
 import type { Session } from '@openwork/core';
 import { changeResourceUri } from './mcp-structured-result.js';
 
-/** The resource template of a change's whole artifact (issue 29: structured content stays compact). */
+/** The resource template of a change's whole artifact (structured content stays compact). */
 export const CHANGE_RESOURCE_TEMPLATE = 'openwork://changes/{changeId}';
 
 /** resources/list: one resource per file change of the session, in the order they were made. */

@@ -11,7 +11,7 @@ export interface DroppedRoot {
 /**
  * Workspace roots from the client's MCP roots (as the reference filesystem server does): the
  * `file://` roots that are existing folders, in the client's order. Each root is judged on its
- * own (issue 29): an invalid one is dropped with its reason and the others still apply. An empty
+ * own (MCP clients): an invalid one is dropped with its reason and the others still apply. An empty
  * `folders` means "use the fallback" (`--workspace`).
  */
 export async function workspaceRootsFromClient(roots: readonly unknown[]): Promise<{ folders: string[]; dropped: DroppedRoot[] }> {
@@ -40,7 +40,7 @@ export async function workspaceRootsFromClient(roots: readonly unknown[]): Promi
       continue;
     }
     if (isFilesystemRoot(path)) {
-      // Issue 24: `/` as a workspace root would make everything outside the protected paths writable.
+      // No `/` root: `/` as a workspace root would make everything outside the protected paths writable.
       dropped.push({ uri, reason: filesystemRootRefusal('it') });
       continue;
     }

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, type CliSandbox } from '../test-support/cli-sandbox.js';
 import { mcpTestClients, resultText } from '../test-support/mcp-test-client.js';
 
-// Issue 24, item 6 (architecture §3.9): the elicitation message the MCP client shows its user is
+// Forged approval cards (architecture §3.9): the elicitation message the MCP client shows its user is
 // the approval card with every control and bidirectional character of the model's text visible.
 
 let sandbox: CliSandbox;

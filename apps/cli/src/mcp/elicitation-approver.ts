@@ -10,7 +10,7 @@ export const NO_ELICITATION_REFUSAL =
   'Refused: this call needs the user\'s approval (an escalation or a dangerous command), and this MCP client cannot ask the user (it does not support elicitation). Continue without it, or ask the user to run the command themselves.';
 
 /**
- * Approvals over MCP (issue 16): the card goes to the user as an elicitation with one yes/no
+ * Approvals over MCP (docs/decisions/0066-cli-mcp-server-behaviour.md): the card goes to the user as an elicitation with one yes/no
  * field; only an accepted form with `approve: true` approves. A client without elicitation gets
  * every such call refused with a text that says so.
  */

@@ -6,7 +6,7 @@ import { createCliSandbox, type CliSandbox } from '../test-support/cli-sandbox.j
 import { mcpTestClients, resultText } from '../test-support/mcp-test-client.js';
 import { eventually, processesWith } from '../test-support/session-process.js';
 
-// Issue 29, "pleasant in real MCP clients": `openwork mcp` as a real process, driven by the SDK's
+// MCP clients (docs/decisions/0066-cli-mcp-server-behaviour.md): `openwork mcp` as a real process, driven by the SDK's
 // own Client over stdio, on a temp HOME, OpenWork home and workspace.
 
 let sandbox: CliSandbox;

@@ -6,7 +6,7 @@ import { createCliSandbox, runOpenwork, type CliSandbox } from '../test-support/
 import { mcpTestClients, resultText } from '../test-support/mcp-test-client.js';
 import { eventually } from '../test-support/session-process.js';
 
-// Issue 24, item 8: `openwork mcp` exited without a word on a request over 10 MiB (the SDK's
+// Bounded input (docs/decisions/0065-cli-bounded-input-lines.md): `openwork mcp` exited without a word on a request over 10 MiB (the SDK's
 // stdio buffer), and an MCP client could make `/` a workspace root.
 
 let sandbox: CliSandbox;

@@ -1,6 +1,6 @@
 import { resultText, type CliToolResult } from '../output/tool-result-output.js';
 
-/** MCP `content` of a tool result: a `TextContent`, then an `ImageContent` per image part (issue 27). */
+/** MCP `content` of a tool result: a `TextContent`, then an `ImageContent` per image part (image parts). */
 export type McpResultContent = ({ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string })[];
 
 /**

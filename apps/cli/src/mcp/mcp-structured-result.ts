@@ -106,11 +106,18 @@ export function summarizeArtifact(artifact: ToolArtifact): Record<string, unknow
     const changeId = typeof fields['changeId'] === 'string' ? fields['changeId'] : undefined;
     return {
       kind: artifact.kind,
-      ...pick(fields, ['changeId', 'additions', 'deletions', 'beforeHash', 'afterHash', 'undone']),
+      ...pick(fields, ['changeId', 'callId', 'entry', 'unrecorded', 'additions', 'deletions', 'beforeHash', 'afterHash', 'undone']),
       ...(typeof fields['displayPath'] === 'string' ? { path: fields['displayPath'] } : {}),
       ...(typeof fields['kind'] === 'string' ? { change: fields['kind'] } : {}),
       ...(changeId === undefined ? {} : { resource: changeResourceUri(changeId) }),
     };
+  }
+  const summary = artifact['summary'];
+  if (artifact.kind === 'file_change_summary' && typeof summary === 'object' && summary !== null) {
+    // A bash call's counts (architecture §3.10): its scalars and the counts, small by construction.
+    const fields = summary as Record<string, unknown>;
+    const counts = fields['counts'];
+    return { kind: artifact.kind, ...pick(fields, ['callId', 'recorded', 'undoable', 'complete', 'refused']), ...(typeof counts === 'object' && counts !== null ? { counts: pick(counts as Record<string, unknown>, ['created', 'modified', 'deleted']) } : {}) };
   }
   const scalars = Object.entries(artifact).filter(
     ([, value]) => typeof value === 'number' || typeof value === 'boolean' || value === null || (typeof value === 'string' && value.length <= MAX_SUMMARY_STRING),

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, type CliSandbox } from '../test-support/cli-sandbox.js';
 import { connectMcpTestClient, resultText } from '../test-support/mcp-test-client.js';
 
-// Issue 25: a file whose name is not valid UTF-8, through `openwork mcp` and the SDK's own client:
+// Exact file names: a file whose name is not valid UTF-8, through `openwork mcp` and the SDK's own client:
 // the spelling glob and grep show arrives intact over JSON-RPC and works when sent back.
 
 let sandbox: CliSandbox;

@@ -9,7 +9,7 @@ import { createCliSandbox, type CliSandbox } from '../test-support/cli-sandbox.j
 import { mcpTestClients, resultText } from '../test-support/mcp-test-client.js';
 import { backgroundTaskId, eventually, folderTree, membersOfGroups, processesWith, processGroupsOf } from '../test-support/session-process.js';
 
-// Issue 26 through `openwork mcp`, driven by the MCP SDK's own client (real process, real bubblewrap).
+// Background bash through `openwork mcp`, driven by the MCP SDK's own client (real process, real bubblewrap).
 
 let sandbox: CliSandbox;
 const { connect, closeAll } = mcpTestClients(() => sandbox);

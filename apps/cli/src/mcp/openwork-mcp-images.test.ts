@@ -5,7 +5,7 @@ import { createCliSandbox, type CliSandbox } from '../test-support/cli-sandbox.j
 import { mcpTestClients } from '../test-support/mcp-test-client.js';
 import { renderedPlotNotebook, writeMediaWorkspace, type MediaFile } from '../test-support/media-workspace.js';
 
-// Issue 27 end to end: `openwork mcp` as a real process, the SDK's own Client over stdio, real
+// Read of images, directories and notebooks end to end: `openwork mcp` as a real process, the SDK's own Client over stdio, real
 // image files, a folder and a notebook in a temp workspace.
 
 let sandbox: CliSandbox;

@@ -12,7 +12,7 @@ import { eventually, processesWith } from '../test-support/session-process.js';
 const HAS_GREP = 'grepTool' in builtins;
 const HAS_BASH = 'bashTool' in builtins;
 
-// End to end (issue 16): `openwork mcp` spawned as a real process, driven by the SDK's own Client
+// End to end: `openwork mcp` spawned as a real process, driven by the SDK's own Client
 // over stdio, on a temp HOME, OpenWork home and workspace.
 
 let sandbox: CliSandbox;
@@ -63,7 +63,7 @@ describe('openwork mcp', () => {
     const result = await client.callTool({ name: 'edit', arguments: { filePath: 'notes.txt', oldString: 'beta', newString: 'BETA' } });
     expect(result.isError).toBe(false);
     expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('alpha\nBETA\ngamma\n');
-    // The structured content is a compact summary (issue 29); the whole artifact is a resource.
+    // The structured content is a compact summary (MCP clients); the whole artifact is a resource.
     const artifacts = (result.structuredContent as { artifacts: { kind: string; resource: string; path: string }[] }).artifacts;
     expect(artifacts).toHaveLength(1);
     expect(artifacts[0]).toMatchObject({ kind: 'file_change', path: 'notes.txt', change: 'modified', additions: 1, deletions: 1 });

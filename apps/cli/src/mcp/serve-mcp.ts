@@ -23,7 +23,7 @@ import { structuredResult, TOOL_OUTPUT_SCHEMA } from './mcp-structured-result.js
 import { toolAnnotations } from './tool-annotations.js';
 import { toolTitle } from './tool-titles.js';
 
-/** How long an approval waits for the person by default (issue 29: no 60 s cut). */
+/** How long an approval waits for the person by default (no 60 s cut). */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60 * 1000;
 /** A call waits at most this long for a `roots/list` answer before it runs on the roots known so far. */
 export const ROOTS_WAIT_MS = 2_000;
@@ -41,11 +41,11 @@ export interface ServeMcpOptions {
   readonly approvalTimeoutMs?: number;
 }
 
-/** `roots/list` answers read leniently, so that one invalid root drops alone (issue 29). */
+/** `roots/list` answers read leniently, so that one invalid root drops alone (MCP clients). */
 const LenientRootsResult = z.object({ roots: z.array(z.unknown()) });
 
 /**
- * Serves the session's finalized toolset over MCP stdio (issue 16). Definitions come from the same
+ * Serves the session's finalized toolset over MCP stdio. Definitions come from the same
  * schemas the model sees, with a title and the `outputSchema` of the structured content; a result
  * is its text (and images) as content, `isError` unless it succeeded, and structured content that
  * carries the same model-visible text — for the clients that give the model only structured
@@ -77,7 +77,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   serveListings(server, session);
   serveToolCalls(server, session, calls, roots, options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS);
 
-  // Not the SDK's StdioServerTransport: it closes the connection on a message over 10 MiB (issue 24).
+  // Not the SDK's StdioServerTransport: it closes the connection on a message over 10 MiB (bounded input).
   const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, { log: (line) => notify('warning', line) });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
@@ -86,7 +86,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   });
   await server.connect(transport);
   await closed;
-  // The client is gone (issue 29): nobody will read what running calls return, so they end now,
+  // The client is gone (MCP clients): nobody will read what running calls return, so they end now,
   // processes included, and the session is left as they leave it.
   await calls.abortAll('the MCP client disconnected');
   await roots.settled();
@@ -96,7 +96,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
 /**
  * The low-level Server: our tools come with JSON Schemas already (from their zod schemas), which
  * McpServer.registerTool would re-derive, and McpServer advertises tools.listChanged: true
- * whatever it is told (issue 29: nothing here ever changes the list).
+ * whatever it is told (nothing here ever changes the list).
  */
 function createServer(version: string): Server {
   return new Server(
@@ -255,7 +255,7 @@ class RunningCalls {
  * Keeps the session's workspace roots equal to the client's roots (with the fallback when it has
  * none). A session cannot change while a call runs, so a new list waits for the calls to end; a
  * call waits at most ROOTS_WAIT_MS for an answer the client owes, then runs on the roots known so
- * far (issue 29: a client that never answers made the first call wait 60 s), and the answer is
+ * far (a client that never answers made the first call wait 60 s), and the answer is
  * applied when it arrives.
  */
 class ClientRootsFollower {

@@ -27,7 +27,7 @@ export function toolAnnotations(riskHint: ToolDefinitionRisk | (string & {}), to
 }
 
 /**
- * Issue 26's tools, whose risk hint says less than their effect: `bash_output` changes nothing but
+ * The background bash tools, whose risk hint says less than their effect: `bash_output` changes nothing but
  * takes the output it returns (a second call returns what came after), so it is not idempotent;
  * `bash_kill` ends processes of this session only and ending them twice is the same, so it is
  * destructive, idempotent and closed-world; `bash_input` types into a program, which may do

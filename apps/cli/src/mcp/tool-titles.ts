@@ -1,5 +1,5 @@
 /**
- * MCP tool titles (issue 29): what a client shows a person instead of the bare id. A tool this
+ * MCP tool titles (MCP clients): what a client shows a person instead of the bare id. A tool this
  * table does not know (a host's own) is titled by its id.
  */
 const TITLES: Readonly<Record<string, string>> = {

@@ -1,4 +1,4 @@
-/** ANSI colours for a terminal, or none (issue 29: colour on a TTY, plain text when piped). */
+/** ANSI colours for a terminal, or none (colour on a TTY, plain text when piped). */
 export interface Colors {
   readonly enabled: boolean;
   added(text: string): string;

@@ -22,12 +22,24 @@ export function inputFailure(message: string): CliToolResult {
   };
 }
 
-/** `change <id> to <path>; undo with: openwork undo <id>` for each file change of a result. */
+/**
+ * `change <id> to <path>; undo with: openwork undo <id>` for each file change of a result; one
+ * line for all the changes of a bash call (its call id names them all).
+ */
 export function changeNotes(result: CliToolResult, sessionId: string): string[] {
-  return result.artifacts.flatMap((artifact) => {
+  const calls = new Map<string, number>();
+  const notes = result.artifacts.flatMap((artifact) => {
     if (artifact.kind !== 'file_change') return [];
-    const change = (artifact as { change?: { changeId?: unknown; displayPath?: unknown } }).change;
+    const change = (artifact as { change?: { changeId?: unknown; displayPath?: unknown; callId?: unknown } }).change;
     if (typeof change?.changeId !== 'string') return [];
+    if (typeof change.callId === 'string') {
+      calls.set(change.callId, (calls.get(change.callId) ?? 0) + 1);
+      return [];
+    }
     return [`change ${change.changeId} (${String(change.displayPath)}) recorded in session ${sessionId}; undo with: openwork undo ${change.changeId}`];
   });
+  for (const [callId, count] of calls) {
+    notes.push(`${count} change${count === 1 ? '' : 's'} of call ${callId} recorded in session ${sessionId} (openwork changes --session ${sessionId}); undo all with: openwork undo ${callId}`);
+  }
+  return notes;
 }

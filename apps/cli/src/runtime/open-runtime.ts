@@ -64,7 +64,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRunt
   }
 }
 
-/** The platform's sandbox backend; on Linux with its passed self-check remembered for an hour (issue 29). */
+/** The platform's sandbox backend; on Linux with its passed self-check remembered for an hour (start-up). */
 async function sandboxFor(home: string, live: boolean): Promise<SandboxBackend> {
   const { selectSandboxBackend } = await import('@openwork/core');
   const backend = selectSandboxBackend();

@@ -10,7 +10,7 @@ function bubblewrapBackend(bwrapPath?: string): SandboxBackend & { readonly bwra
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REMEMBERED_CHECK_MS, RememberedSandboxCheck, rememberedCheckFile } from './remembered-sandbox-check.js';
 
-// Issue 29: the bubblewrap self-check remembered for an hour, with the real bwrap (copied, so a
+// Start-up: the bubblewrap self-check remembered for an hour, with the real bwrap (copied, so a
 // test can replace it) and the real self-check. `Counted` only counts the real backend's checks.
 
 class Counted implements SandboxBackend {

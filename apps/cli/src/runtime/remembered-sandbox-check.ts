@@ -21,7 +21,7 @@ const NAMESPACE_SETTINGS = [
 ];
 
 /**
- * The bubblewrap backend with its self-check remembered for one hour (issue 29: the check — a
+ * The bubblewrap backend with its self-check remembered for one hour (docs/decisions/0063-cli-remembered-sandbox-check.md; the check — a
  * real bwrap run, §3.4 — was the largest single cost of `openwork call`, about 50 ms in a new
  * process). Steps:
  * 1. Only a bubblewrap backend is remembered; any other backend checks every time.

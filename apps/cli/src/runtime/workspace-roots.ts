@@ -4,7 +4,7 @@ import type { ParsedArguments } from '../cli/parse-arguments.js';
 import { UsageError } from '../cli/usage-error.js';
 
 /**
- * Why `/` is never a workspace root (issue 24): a workspace root is writable, so `/` would make
+ * Why `/` is never a workspace root (docs/decisions/0035-core-runtime-choices.md): a workspace root is writable, so `/` would make
  * every file outside the protected paths writable without anyone having said so. HOME is allowed:
  * people work there, and every home protection still applies inside it.
  */

@@ -11,7 +11,7 @@ export interface MediaFile {
 }
 
 /**
- * Real files of every kind read shows (issue 27) in `workspace`: a PNG, JPEG, GIF and WebP built
+ * Real files of every kind read shows in `workspace`: a PNG, JPEG, GIF and WebP built
  * byte by byte, a folder `assets/` holding them, and `plot.ipynb` — markdown, code with a stream,
  * an error, and an image output (the PNG).
  */

@@ -1,4 +1,4 @@
-"""Runs a command on a new pseudo-terminal, as a person at a terminal would (issue 24, item 6).
+"""Runs a command on a new pseudo-terminal, as a person at a terminal would (forged approval cards, architecture §3.9).
 
 argv: the answer to type once the prompt is shown, the prompt to wait for, then the command.
 Everything the command wrote to the terminal goes to stdout as raw bytes; the exit status is the

@@ -1,6 +1,6 @@
 /**
  * What a person sees on a terminal after `bytes` were written to it: a small VT100 subset that
- * honours what a forged approval card uses (issue 24, item 6) — carriage return, line feed,
+ * honours what a forged approval card uses (forged approval cards) — carriage return, line feed,
  * backspace, cursor up/down/forward/back (`ESC[nA` … `ESC[nD`), erase in line (`ESC[K`,
  * `ESC[2K`) and erase below (`ESC[J`). Other escape sequences are dropped, like a terminal
  * does with ones it does not know. Lines come back with trailing blanks trimmed.

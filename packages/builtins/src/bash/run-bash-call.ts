@@ -1,11 +1,12 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
 import type { ProcessProgress } from '@openwork/process-backend';
-import { ToolExecutionError, type ToolExecutionContext, type ToolOutput } from '@openwork/tools-contract';
+import { ToolExecutionError, type ToolArtifact, type ToolExecutionContext, type ToolOutput } from '@openwork/tools-contract';
 import { requireCallPolicy } from '../context/require-call-policy.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 import { clampWait } from './background/wait-input.js';
 import { runInBackground } from './background/run-in-background.js';
 import { bashEnvironment } from './bash-environment.js';
+import { bashFileChanges } from './bash-file-changes.js';
 import { resolveWorkdir } from './resolve-workdir.js';
 import { clampTimeout, effectiveTimeout } from './effective-timeout.js';
 import { renderBashResult } from './render-bash-result.js';
@@ -60,13 +61,32 @@ export async function runBashCall(input: BashInput, session: ToolSessionContext,
   if (run.releaseError !== undefined) {
     call.reportProgress({ kind: 'message', message: `sandbox clean-up after the command failed: ${run.releaseError}` });
   }
-  return renderBashResult({
+  const output = renderBashResult({
     outcome: run.outcome,
     policy,
     cwd,
     timeout: { timeoutMs: timeout.timeoutMs, requestedMs: clampTimeout(input.timeoutMs), limitedBy: timeout.limitedBy },
     notices: run.notices,
   });
+  // Spec §8.4 / architecture §3.10: what the command changed on the host, for the host and UI only.
+  if (run.staged === undefined) return output;
+  const artifacts = await bashFileChanges(run.staged, { callId: call.callId, filesystem: session.filesystem, displayPath: (path) => session.displayPath(path) });
+  return withArtifacts(output, artifacts);
+}
+
+/** The output with these artifacts attached (a failed call keeps them too: its writes were applied). */
+function withArtifacts(output: ToolOutput, artifacts: readonly ToolArtifact[]): ToolOutput {
+  if (artifacts.length === 0) return output;
+  if (typeof output === 'string') return { text: output, artifacts };
+  if (ToolExecutionError.isInstance(output)) {
+    return new ToolExecutionError(output.code, output.message, {
+      retryable: output.retryable,
+      sandboxDenied: output.sandboxDenied,
+      artifacts: [...output.artifacts, ...artifacts],
+      ...(output.cause === undefined ? {} : { cause: output.cause }),
+    });
+  }
+  return { ...output, artifacts: [...(output.artifacts ?? []), ...artifacts] };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ProcessOutcome, ProcessProgress, ProcessStdin, SpillTarget } from '@openwork/process-backend';
-import { SandboxUnavailableError, vanishedMaskTarget, type SandboxPolicy, type WrappedCommand } from '@openwork/sandbox';
+import { SandboxUnavailableError, vanishedMaskTarget, type SandboxPolicy, type StagedApplyReport, type WrappedCommand } from '@openwork/sandbox';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 import { TERMINAL_ARGV_OVERHEAD_BYTES, TTY_TERM, terminalArgv, type TerminalProgram } from './background/terminal-program.js';
 import { bashInvocation, LONGEST_INLINE_COMMAND_BYTES } from './bash-invocation.js';
@@ -24,11 +24,20 @@ export interface SandboxedBashRequest {
   readonly stdin?: ProcessStdin;
   /** Issue 26 `tty: true`: bash runs on a pseudo-terminal of this program, created inside the sandbox. */
   readonly terminal?: Extract<TerminalProgram, { available: true }>;
+  /** Told the wrapped command before it starts (a background task syncs its staged writes and reflects the file tools' through it). */
+  readonly onWrapped?: (wrapped: WrappedCommand) => void;
 }
 
 /** What came of it: the process outcome, or the sandbox refusing to wrap (nothing was started). */
 export type SandboxedBashRun =
-  | { readonly kind: 'ran'; readonly outcome: ProcessOutcome; readonly notices: readonly string[]; readonly releaseError?: string }
+  | {
+      readonly kind: 'ran';
+      readonly outcome: ProcessOutcome;
+      readonly notices: readonly string[];
+      /** What the command's staged writes did to the host once judged (architecture §3.10); absent where writes are not staged (Seatbelt). */
+      readonly staged?: StagedApplyReport;
+      readonly releaseError?: string;
+    }
   | { readonly kind: 'unavailable'; readonly reason: string };
 
 /**
@@ -80,6 +89,7 @@ async function runWrappedOnce(
     if (SandboxUnavailableError.isInstance(error)) return { kind: 'other', result: { kind: 'unavailable', reason: error.reason } };
     throw error;
   }
+  request.onWrapped?.(wrapped);
   let outcome: ProcessOutcome;
   try {
     outcome = await session.processBackend.spawn(wrapped.argv, {
@@ -100,7 +110,8 @@ async function runWrappedOnce(
   const vanished = request.signal.aborted ? undefined : vanishedMaskTarget(wrapped.argv, outcome);
   try {
     const report = await wrapped.release();
-    return { kind: 'ran', result: { kind: 'ran', outcome, notices: report?.notices ?? [] }, vanished };
+    const staged = report?.staged;
+    return { kind: 'ran', result: { kind: 'ran', outcome, notices: report?.notices ?? [], ...(staged === undefined ? {} : { staged }) }, vanished };
   } catch (error) {
     // The command's effects happened; leftover empty mount points do not change its result.
     return { kind: 'ran', result: { kind: 'ran', outcome, notices: [], releaseError: error instanceof Error ? error.message : String(error) }, vanished };

@@ -11,7 +11,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
 type Question = string;
 
 /**
- * Issue 25: which file the model's path text means. Results show a byte that is not UTF-8 in a
+ * Exact file names (docs/decisions/0003-exact-file-names-and-the-xnn-spelling.md): which file the model's path text means. Results show a byte that is not UTF-8 in a
  * file name as `\xNN` (`escapePath`); such a spelling is turned back into the bytes — but the path
  * as written is tried first, so a file literally named `a\xE9.txt` stays reachable:
  * 1. a lone surrogate is refused (it would reach the kernel as U+FFFD, a name nobody showed);

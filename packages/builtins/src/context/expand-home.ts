@@ -4,7 +4,7 @@ export type HomeExpansion =
   | { readonly ok: false; readonly message: string };
 
 /**
- * `~` and `~/…` mean the home directory (issue 11): spill footers show `~/.openwork/spill/…`, and
+ * `~` and `~/…` mean the home directory (docs/decisions/0012-builtins-choices-where-the-spec-is-silent.md): spill footers show `~/.openwork/spill/…`, and
  * `read` must open exactly what they show. Without this, `write ~/notes.txt` would create a
  * folder literally named `~` in the workspace (a known peer bug). `~user` and `~user/…` name
  * another user's home, which we do not look up: refused with a message saying what to send.

@@ -11,7 +11,7 @@ import { createBashFixture, requireBubblewrap } from '../bash/test-support/bash-
 import { reapplyFileChanges, undoFileChanges } from '../file-change/index.js';
 import { createFixture, type BuiltinsFixture } from '../test-support/builtins-fixture.js';
 
-// Issue 25, grep's semantic gap "a file whose name is not valid UTF-8 is skipped by grep and listed
+// Exact file names (docs/decisions/0003-exact-file-names-and-the-xnn-spelling.md), grep's semantic gap "a file whose name is not valid UTF-8 is skipped by grep and listed
 // by glob with U+FFFD": real files made with Buffer names in the test's workspace (ext4 and tmpfs
 // take any bytes but "/" and NUL), every tool that shows or takes paths, through the toolset.
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBashFixture, requireBubblewrap, type BashFixture } from '../bash/test-support/bash-fixture.js';
 
 /**
- * Issue 24 item 3 (architecture §3.8): the 13 secret files an outside attack read plainly, each
+ * Secrets at rest (architecture §3.8): the 13 secret files an outside attack read plainly, each
  * with a unique marker, must be unreadable through read, grep, glob, list and bash — and through a
  * second mount path of the same home (a bind mount made here, as root, and removed afterwards).
  */

@@ -49,9 +49,9 @@ export interface ToolSessionContextOptions {
   readonly observations?: FileObservations;
   /** §4 per-real-path write locks: share one per session with everything that writes (undo too). */
   readonly writeLocks?: WriteLocks;
-  /** Issue 26: the session's background tasks; pass the session's when rebuilding a context, so its tasks stay reachable. */
+  /** Background bash: the session's background tasks; pass the session's when rebuilding a context, so its tasks stay reachable. */
   readonly backgroundTasks?: BackgroundTasks;
-  /** Issue 26: the agent role whose toolset uses this context; an explorer reaches only the background tasks it started. Default `default`. */
+  /** Background bash: the agent role whose toolset uses this context; an explorer reaches only the background tasks it started. Default `default`. */
   readonly agentRole?: BuiltinAgent;
 }
 
@@ -84,9 +84,9 @@ export class ToolSessionContext {
   readonly spill: SpillDirectory | undefined;
   readonly observations: FileObservations;
   readonly writeLocks: WriteLocks;
-  /** Issue 26: `close()` it when the session ends — it kills every task still running. */
+  /** Background bash: `close()` it when the session ends — it kills every task still running. */
   readonly backgroundTasks: BackgroundTasks;
-  /** Issue 26: whose calls these are (the tasks they start carry it; an explorer sees only its own). */
+  /** Background bash: whose calls these are (the tasks they start carry it; an explorer sees only its own). */
   readonly agentRole: BuiltinAgent;
   #availability: Promise<SandboxAvailability> | undefined;
   #settledAvailability: SandboxAvailability | undefined;
@@ -177,7 +177,7 @@ export class ToolSessionContext {
    * `checkAccess` the real path under `policy` — the policy stamped on this call. `tool` names the
    * tool in the retry hint of a denial (architecture §3.5). A name spelled with `\xNN` bytes (how
    * results show a name that is not UTF-8) means those bytes unless the text as written exists
-   * (issue 25, `chooseSpelling`).
+   * (`chooseSpelling`).
    */
   async resolvePath(input: string, access: PathAccess, intent: PathIntent, policy: SandboxPolicy, tool: string): Promise<PathCheck> {
     const expanded = expandHome(input, this.homeDirectory);
@@ -243,7 +243,7 @@ export class ToolSessionContext {
   protectedTarget(input: string): string | undefined {
     const expanded = expandHome(input, this.homeDirectory);
     if (!expanded.ok) return undefined;
-    // Issue 25: the call may mean the path as written or its `\xNN` spelling decoded; either protected counts.
+    // Exact file names: the call may mean the path as written or its `\xNN` spelling decoded; either protected counts.
     for (const candidate of [expanded.path, unescapePath(expanded.path)]) {
       if (candidate === undefined) continue;
       const resolution = canonicalizePathSync(candidate, { cwd: this.workingDirectory, intent: 'may-create' });

@@ -2,7 +2,7 @@ import { splitFileLines } from './file-lines.js';
 import { describeIndentation, leadingWhitespace } from './indentation-shift.js';
 import { plainTypography } from './plain-typography.js';
 
-/** At most this many numbered lines of the file are shown (issue 17). */
+/** At most this many numbered lines of the file are shown (edit beyond the spec). */
 export const CLOSEST_REGION_MAX_LINES = 10;
 
 /**

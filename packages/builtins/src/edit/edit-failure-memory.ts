@@ -12,7 +12,7 @@ export interface EditFailure {
 }
 
 /**
- * Issue 17 "a repeat of a call that just failed the same way": per session, the last failed edit
+ * Errors that teach (docs/decisions/0022-edit-errors-that-teach.md), "a repeat of a call that just failed the same way": per session, the last failed edit
  * of each real path, as a hash. A success on the path forgets it. Kept in memory only, like the
  * observation table it hangs on (§7.4), so it lives exactly as long as the session's table.
  */

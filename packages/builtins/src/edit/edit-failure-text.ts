@@ -18,7 +18,7 @@ export interface EditFailureContext {
 }
 
 /**
- * The model's text for a plan that failed (issue 17 "errors that teach"). The single form keeps
+ * The model's text for a plan that failed (docs/decisions/0022-edit-errors-that-teach.md). The single form keeps
  * §7.3's sentences; `edits` names each failing entry by index and says nothing was applied.
  */
 export function editFailureText(context: EditFailureContext, failures: readonly EditPlanFailure[]): string {
@@ -76,7 +76,7 @@ function describeFailure(context: EditFailureContext, failure: EditPlanFailure, 
 
 /**
  * The sentence added when the model repeats a call that just failed the same way on the same
- * content (issue 17).
+ * content (edit beyond the spec).
  */
 export function repeatedFailureNotice(displayPath: string): string {
   return `This is the same edit as your last one on ${displayPath}, which failed the same way, and the file has not changed since: sending it again will not help. Read ${displayPath} again (the lines you want to change) and copy oldString from what read shows.`;

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { escalationInputShape, requireJustification } from '../escalation/escalation-parameters.js';
 import type { EditEntry } from './match-edit-entry.js';
 
-/** Entries one `edits` call may carry (issue 17). */
+/** Entries one `edits` call may carry (edit beyond the spec). */
 export const MAX_EDIT_ENTRIES = 64;
 
 const editEntrySchema = z.strictObject({
@@ -13,7 +13,7 @@ const editEntrySchema = z.strictObject({
 
 /**
  * The input of `edit`: §7.3's single form (`oldString`, `newString`, `replaceAll`) or, instead,
- * `edits` (issue 17). Both forms live in one flat object — no union, so the JSON Schema the model
+ * `edits` (edit beyond the spec). Both forms live in one flat object — no union, so the JSON Schema the model
  * sees is a plain `type: object` (Anthropic refuses `oneOf`/`anyOf`/`allOf` at the top of a tool's
  * input schema, and strict function calling copes badly with nested unions); `requireOneForm`
  * enforces "exactly one form" as an `invalid tool input:` result naming the field.

@@ -48,7 +48,7 @@ export function editSummary(input: EditSummaryInput): string {
 
 /**
  * How a tolerant match is described to the model, or `undefined` for an exact match. `\n` standing
- * for the file's `\r\n` is named too (issue 29): read never shows `\r` (§7.1), so the model wrote
+ * for the file's `\r\n` is named too (edit summaries): read never shows `\r` (§7.1), so the model wrote
  * what it saw, and this note is how it learns the file's line endings.
  */
 export function matchNote(strategy: MatchStrategy, shift: IndentationShift | undefined, oldString: string): string | undefined {

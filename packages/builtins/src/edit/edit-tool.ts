@@ -14,7 +14,7 @@ export type EditInput = ToolInput<typeof editInputSchema>;
  * a compare just before the rename. A CRLF file stays CRLF; the mode is kept. One-line summary
  * with the new line range; the diff only goes into the `file_change` artifact (§8.4).
  *
- * Issue 17, beyond the spec: `edits` (1–64 entries) instead of the single form, all matched
+ * Beyond the spec (docs/decisions/0020-edit-several-replacements-all-or-nothing.md): `edits` (1–64 entries) instead of the single form, all matched
  * against one snapshot and written at once or not at all; tolerant matching when the exact step
  * finds nothing (line endings, trailing whitespace, an indentation shift of a block, typography —
  * in that order, each needing exactly one place); errors that show the closest text and say what
@@ -28,7 +28,7 @@ export const editTool = defineTool<typeof editInputSchema, ToolSessionContext, S
   inputSchema: editInputSchema,
   inspect: (input, session) => inspectWrite(input.filePath, input, session),
   async execute(input, session, call) {
-    // Loaded on the first call (issue 29): the matcher and the file-change engine stay\nunloaded until an edit runs.
+    // Loaded on the first call (docs/decisions/0002-tools-load-their-call-code-on-first-call.md): the matcher and the file-change engine stay\nunloaded until an edit runs.
     const { runEditCall } = await import('./run-edit-call.js');
     return runEditCall(input, session, call);
   },

@@ -18,7 +18,7 @@ interface CorpusCase {
 
 const corpus = JSON.parse(await readFile(new URL('../../bench/edit-corpus.json', import.meta.url), 'utf8')) as { cases: CorpusCase[] };
 
-/** The words the summary uses for each level (the exact step's CRLF reading says nothing, issue 11). */
+/** The words the summary uses for each level (the exact step's CRLF reading says nothing). */
 const NOTES: Record<string, string | undefined> = {
   'line-endings': 'matched after ignoring line endings',
   'trailing-whitespace': 'matched after ignoring trailing whitespace',

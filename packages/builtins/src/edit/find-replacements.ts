@@ -6,7 +6,7 @@ import type { EditMatch, EditMatchRequest, MatchStrategy, Replacement } from './
  * matching; `oldString` absent → not found; more than one occurrence without `replaceAll` →
  * ambiguous; with `replaceAll` every non-overlapping occurrence, left to right.
  *
- * Line endings (issue 11 "an edit of a CRLF file keeps CRLF endings"): in a file whose line breaks
+ * Line endings (docs/decisions/0026-line-endings-and-byte-order-marks-in-edits.md): in a file whose line breaks
  * are all `\r\n`, the `\n` of `oldString` and `newString` mean `\r\n` — the model saw the file
  * through read, which does not show `\r`. In a file with mixed endings, an exact match wins and
  * the CRLF reading is tried only when the exact text is absent.

@@ -3,7 +3,7 @@ import { splitFileLines, type FileLine } from './file-lines.js';
 import { consistentShift, isShift, leadingWhitespace, shiftLine, type IndentationShift } from './indentation-shift.js';
 import { plainTypography } from './plain-typography.js';
 
-/** The tolerant levels of issue 17, in the order they are tried after the exact step finds nothing. */
+/** The tolerant levels (docs/decisions/0021-edit-tolerant-matching-in-a-safe-order.md), in the order they are tried after the exact step finds nothing. */
 export type TolerantLevel = Exclude<MatchStrategy, 'exact'>;
 
 export const TOLERANT_LEVELS: readonly TolerantLevel[] = ['line-endings', 'trailing-whitespace', 'indentation', 'typography'];
@@ -51,7 +51,7 @@ const MIN_SHIFTED_LINES = 2;
 const NOT_FOUND: TolerantMatch = Object.freeze({ ok: false, reason: 'not_found' });
 
 /**
- * Issue 17 tolerant matching, for an `oldString` the exact step did not find. Levels are tried in
+ * Tolerant matching (docs/decisions/0021-edit-tolerant-matching-in-a-safe-order.md), for an `oldString` the exact step did not find. Levels are tried in
  * order (`TOLERANT_LEVELS`); the first level that finds anything decides: exactly one place (or
  * every place, left to right and without overlaps, with `replaceAll`), else `ambiguous`.
  *

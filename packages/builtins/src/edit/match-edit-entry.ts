@@ -4,7 +4,7 @@ import { exactCandidates, findReplacements, occurrences } from './find-replaceme
 import { findTolerantReplacements } from './find-tolerant-replacements.js';
 import type { IndentationShift } from './indentation-shift.js';
 
-/** One replacement the model asked for: the single form, or one entry of `edits` (issue 17). */
+/** One replacement the model asked for: the single form, or one entry of `edits` (edit beyond the spec). */
 export interface EditEntry {
   readonly oldString: string;
   readonly newString: string;
@@ -35,7 +35,7 @@ export type EntryMatch =
 
 /**
  * Matches one non-empty `oldString`: the exact step of §7.3 first, whose answer (found or
- * ambiguous) is final; only when it finds nothing, the tolerant levels (issue 17).
+ * ambiguous) is final; only when it finds nothing, the tolerant levels (edit beyond the spec).
  */
 export function matchEditEntry(content: string, entry: EditEntry): EntryMatch {
   const request = { content, ...entry };

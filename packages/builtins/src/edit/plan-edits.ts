@@ -28,7 +28,7 @@ export type EditPlan =
   | { readonly ok: false; readonly failures: readonly EditPlanFailure[] };
 
 /**
- * Issue 17 `edits`: every entry is matched against the same content (the file as the call found
+ * `edits` (docs/decisions/0020-edit-several-replacements-all-or-nothing.md): every entry is matched against the same content (the file as the call found
  * it, never as an earlier entry left it), so the result does not depend on their order. Any entry
  * that is not found or is ambiguous fails the plan; so does any two entries whose replacements
  * overlap (touching is fine). Nothing is applied here — the caller writes once or not at all.

@@ -88,7 +88,7 @@ async function createFile(filePath: string, content: string, session: ToolSessio
 
 /**
  * Non-empty `oldString`s: replace in an existing file. Every entry is matched against the content
- * read under the lock; any failure leaves the file untouched (one write or none, issue 17).
+ * read under the lock; any failure leaves the file untouched (one write or none, edit beyond the spec).
  */
 async function replaceText(
   filePath: string,

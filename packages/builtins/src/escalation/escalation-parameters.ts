@@ -61,7 +61,7 @@ export function escalationRequest(input: EscalationInput, session: ToolSessionCo
   const paths = parsed.request.paths.map((entry): PathGrant => {
     const expanded = expandHome(entry.path, session.homeDirectory);
     if (!expanded.ok) throw new ToolExecutionError('invalid_arguments', `invalid sandboxPermissions path: ${expanded.message}`);
-    // Issue 25: a `\xNN` spelling means what it means in the tool's own path (`chooseSpelling`).
+    // Exact file names: a `\xNN` spelling means what it means in the tool's own path (`chooseSpelling`).
     const spelled = chooseSpellingSync(expanded.path, 'may-create', session.workingDirectory);
     if (!spelled.ok) throw new ToolExecutionError('invalid_arguments', `invalid sandboxPermissions path: ${spelled.message}`);
     const resolution = canonicalizePathSync(spelled.path, { cwd: session.workingDirectory, intent: 'may-create' });

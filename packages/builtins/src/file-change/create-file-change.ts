@@ -3,7 +3,7 @@ import { BuiltinsError } from '../context/builtins-error.js';
 import { diffFileContents } from './diff-file-contents.js';
 import { FILE_CHANGE_ARTIFACT_KIND, type FileChangeArtifact } from './file-change-artifact.js';
 
-// The names write and edit import from here (the seam of issue 11).
+// The names write and edit import from here (the seam between the file tools and the file-change engine).
 export type { FileChangeArtifact } from './file-change-artifact.js';
 export type { FileChange, FileChangeKind } from './file-change.js';
 export type { FileChangeHunk } from './file-change-hunk.js';

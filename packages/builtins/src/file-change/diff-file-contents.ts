@@ -1,4 +1,4 @@
-// The array diff alone (issue 29): the package index loads all 19 of its modules, we use one.
+// The array diff alone (start-up): the package index loads all 19 of its modules, we use one.
 import { diffArrays } from 'diff/lib/diff/array.js';
 import { NO_NEWLINE_AT_END_OF_FILE, type FileChangeHunk } from './file-change-hunk.js';
 import { splitLines } from './split-lines.js';

@@ -1,4 +1,5 @@
 import type { FileChangeArtifact } from './file-change-artifact.js';
+import type { FileChangeUnrecorded } from './file-change.js';
 
 /** Which way the engine moves a batch of changes (§8.4). */
 export type FileChangeOperation = 'undo' | 'reapply';
@@ -35,6 +36,29 @@ export interface FileChangeInvalidRequest {
   readonly code: 'invalid_request';
   readonly operation: FileChangeOperation;
   readonly message: string;
+}
+
+/** A change that undo and reapply cannot act on, and why (`FileChange.unrecorded`, in words). */
+export interface UnrecordedChange {
+  readonly changeId: string;
+  readonly realPath: string;
+  readonly displayPath: string;
+  readonly unrecorded: FileChangeUnrecorded;
+  readonly reason: string;
+}
+
+/**
+ * Like a conflict, the batch is refused before anything is touched: some of its changes were
+ * recorded without what undo (or reapply) would have to write — a binary or larger file, a link's
+ * previous target, … — so they cannot be undone, and nothing is guessed. Select the other changes
+ * by their own IDs to undo those.
+ */
+export interface FileChangeNotRecorded {
+  readonly ok: false;
+  readonly code: 'not_recorded';
+  readonly operation: FileChangeOperation;
+  readonly message: string;
+  readonly changes: readonly UnrecordedChange[];
 }
 
 /** The fence refused a file (tier 1 is never writable, grant or not). Nothing was touched. */
@@ -103,6 +127,7 @@ export type FileChangeFailure =
   | FileChangeInvalidRequest
   | FileChangePermissionDenied
   | FileChangeConflict
+  | FileChangeNotRecorded
   | FileChangeFailed
   | RollbackFailed;
 

@@ -9,7 +9,7 @@ import { reapplyFileChanges, undoFileChanges, type FileChangeEngineOptions, type
 import { createBashFixture, requireBubblewrap, type BashFixture } from '../bash/test-support/bash-fixture.js';
 import { startSandboxedFlipper, type SandboxedFlipper } from './test-support/sandboxed-flipper.js';
 
-// Issue 23 item 5, architecture §3.7 "Races": a sandboxed bash (the real bubblewrap sandbox,
+// Races (architecture §3.7 "Races", docs/decisions/0006-writes-through-held-folder-descriptors.md): a sandboxed bash (the real bubblewrap sandbox,
 // started through the bash tool) swaps `sub/` for a link to the home and `tree/` (an ancestor of
 // the target's folder) for a link to a copy of it in the home, as fast as it can, while write,
 // edit, undo and reapply run through their public entry points. Nothing in the home may be

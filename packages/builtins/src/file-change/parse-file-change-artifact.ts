@@ -14,33 +14,63 @@ const fileChangeHunkSchema = z.object({
 
 /**
  * The shape of a stored `file_change` artifact (§8.4). Unknown extra fields are kept, so a newer
- * writer's fields survive an older reader.
+ * writer's fields survive an older reader. A change of `write` or `edit` (no `entry`, no
+ * `unrecorded`) has both hashes and contents exactly as before bash changes were recorded, so
+ * artifacts stored then still parse.
  */
 const fileChangeSchema = z
   .looseObject({
     changeId: z.string().min(1),
+    callId: z.string().min(1).optional(),
     path: z.string(),
     realPath: z.string().startsWith('/'),
     displayPath: z.string(),
-    kind: z.enum(['created', 'modified']),
+    kind: z.enum(['created', 'modified', 'deleted']),
+    entry: z.enum(['file', 'directory', 'symlink']).optional(),
     additions: lineCount,
     deletions: lineCount,
     hunks: z.array(fileChangeHunkSchema),
     beforeHash: sha256Hex.nullable(),
-    afterHash: sha256Hex,
+    afterHash: sha256Hex.nullable(),
     beforeContent: z.string().nullable(),
-    afterContent: z.string(),
+    afterContent: z.string().nullable(),
     mode: z.number().int().min(0).max(0o7777).optional(),
+    beforeMode: z.number().int().min(0).max(0o7777).optional(),
+    size: z.number().int().nonnegative().optional(),
+    beforeTarget: z.string().min(1).optional(),
+    afterTarget: z.string().min(1).optional(),
+    unrecorded: z.enum(['binary', 'too_large', 'not_recorded', 'over_budget']).optional(),
     undone: z.boolean(),
   })
   .superRefine((change, context) => {
+    const issue = (message: string, path: string): void => {
+      context.addIssue({ code: 'custom', message, path: [path] });
+    };
+    const entry = change.entry ?? 'file';
+    if (entry !== 'file') {
+      if (change.beforeHash !== null || change.afterHash !== null || change.beforeContent !== null || change.afterContent !== null) {
+        issue(`a ${entry} change has no hashes or contents (null)`, 'entry');
+      }
+      if (entry === 'symlink' && change.unrecorded === undefined) {
+        if ((change.kind === 'deleted') !== (change.beforeTarget !== undefined) || (change.kind === 'created') !== (change.afterTarget !== undefined)) {
+          issue('a created link has afterTarget, a deleted link beforeTarget', 'kind');
+        }
+      }
+      return;
+    }
+    if (change.unrecorded !== undefined) {
+      for (const side of ['before', 'after'] as const) {
+        if (change[`${side}Content`] !== null && change[`${side}Hash`] === null) issue(`${side}Content is recorded without ${side}Hash`, `${side}Hash`);
+      }
+      return;
+    }
     const created = change.kind === 'created';
+    const deleted = change.kind === 'deleted';
     if (created !== (change.beforeHash === null) || created !== (change.beforeContent === null)) {
-      context.addIssue({
-        code: 'custom',
-        message: 'beforeHash and beforeContent are null exactly when kind is "created"',
-        path: ['kind'],
-      });
+      issue('beforeHash and beforeContent are null exactly when kind is "created"', 'kind');
+    }
+    if (deleted !== (change.afterHash === null) || deleted !== (change.afterContent === null)) {
+      issue('afterHash and afterContent are null exactly when kind is "deleted"', 'kind');
     }
   });
 

@@ -9,7 +9,7 @@ import { compareNames } from './compare-names.js';
 /**
  * §7.8: the entries of one directory as list and read show them: sorted by name, hidden entries
  * included, directories (and links to them, so they can be listed next) ending with `/`, bytes of a
- * name that are not UTF-8 as `\xNN` (issue 25: the spelling read and list take back). Thrown
+ * name that are not UTF-8 as `\xNN` (the spelling read and list take back). Thrown
  * away when the path was swapped for a link while it was read.
  */
 export async function listDirectory(session: ToolSessionContext, directory: CheckedPath, tool: string, signal: AbortSignal): Promise<string[] | ToolExecutionError> {

@@ -4,7 +4,7 @@ import type { ToolSessionContext } from '../context/tool-session-context.js';
 import { listDirectory, listPage } from '../list/list-directory.js';
 
 /**
- * `read` of a directory (issue 27): the listing of §7.8 — sorted, hidden entries included,
+ * `read` of a directory (docs/decisions/0015-read-renders-notebooks-and-directories.md): the listing of §7.8 — sorted, hidden entries included,
  * directories ending with `/`, at most 31,488 bytes a page — so the model never retries with
  * list. read's own paging applies: `offset` is the 1-based number of the first entry (0 counts as
  * 1) and `limit` the number of entries, and the footer says which offset continues.

@@ -12,7 +12,7 @@ import { imageTypeOfName, sniffImageType } from './image/sniff-image-type.js';
 import { READ_MAX_IMAGE_BYTES, READ_MAX_IMAGE_SIDE } from './read-limits.js';
 
 /**
- * `read` of an image (issue 27): the whole file as one image part plus one text line
+ * `read` of an image (docs/decisions/0013-read-shows-images-without-downscaling.md, 0014): the whole file as one image part plus one text line
  * (`image/png 1280×720, 84 KB`). The steps, each of which can refuse with a message that says what
  * to do instead:
  * 1. read at most 5 MiB (a larger file is refused before it is read);

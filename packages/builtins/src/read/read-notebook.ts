@@ -22,7 +22,7 @@ export interface NotebookPageRequest {
 const EDIT_HINT = '[notebook shown rendered; edit and write change its JSON text: grep -n the .ipynb to see the raw lines]';
 
 /**
- * `read` of a `.ipynb` notebook (issue 27). The steps:
+ * `read` of a `.ipynb` notebook (docs/decisions/0015-read-renders-notebooks-and-directories.md). The steps:
  * 1. read at most 32 MiB, confirm the path did not move, decode strict UTF-8 and parse JSON;
  * 2. check nbformat 4 (`parseNotebook`) — any failure above is a clear error and records nothing;
  * 3. render the cells as text (`renderNotebook`); line numbers and offset/limit refer to that text;

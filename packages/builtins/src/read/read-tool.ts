@@ -23,7 +23,7 @@ const inputSchema = z.strictObject({
 });
 
 /**
- * §7.1 `read`, for everything a model meets in a repository (issue 27), decided in this order:
+ * §7.1 `read`, for everything a model meets in a repository (images, directories and notebooks: docs/decisions/0015-read-renders-notebooks-and-directories.md), decided in this order:
  * a directory is listed as list lists it (`readDirectory`); a `.ipynb` file is rendered as cells
  * (`readNotebook`); a file whose first bytes are a PNG, JPEG, GIF or WebP signature is shown as an
  * image (`readImage`), and one only named like an image is refused; everything else is a text file,
@@ -50,7 +50,7 @@ export const readTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
       if (kind !== 'file') {
         return new ToolExecutionError('execution_failed', `${target.displayPath} is not a regular file (a device, FIFO or socket); read shows regular files and directories only.`);
       }
-      // Notebooks and images load their readers when one is read (issue 29: start-up).
+      // Notebooks and images load their readers when one is read (start-up).
       if (/\.ipynb$/i.test(target.path)) {
         const { readNotebook } = await import('./read-notebook.js');
         return await readNotebook(session, target, { offset, limit: input.limit, signal: call.signal });

@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 const specOrder = ['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash'];
-/** Issue 26: the background tools come after the spec's seven, which keep their §3 order. */
+/** Background bash: the background tools come after the spec's seven, which keep their §3 order. */
 const registryOrder = [...specOrder, 'bash_output', 'bash_input', 'bash_kill'];
 
 describe('builtinRegistry (§3)', () => {
@@ -38,7 +38,7 @@ describe('builtinRegistry (§3)', () => {
   it('the_explorer_exposes_only_the_read_only_role_surface: the default and explorer selections follow §3', async () => {
     expect(BUILTIN_AGENT_TOOLS.default).toEqual(registryOrder);
     expect(BUILTIN_AGENT_TOOLS.default.slice(0, 7)).toEqual(specOrder);
-    // Issue 26: the explorer's background tools reach only the tasks it started (background-explorer.test.ts).
+    // Background bash: the explorer's background tools reach only the tasks it started (background-explorer.test.ts).
     expect(BUILTIN_AGENT_TOOLS.explorer).toEqual(['read', 'grep', 'glob', 'list', 'bash', 'bash_output', 'bash_input', 'bash_kill']);
     const provided = builtinTools().map((tool) => tool.id);
     expect(builtinToolsetConfig('explorer').tools).toEqual(BUILTIN_AGENT_TOOLS.explorer.filter((id) => provided.includes(id)));

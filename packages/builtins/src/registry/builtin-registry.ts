@@ -20,7 +20,7 @@ function registryOf(tools: readonly BuiltinTool[]): ToolRegistryBuilder<ToolSess
 
 /**
  * The built-in tools with bash's description saying, when the kernel sandbox is unavailable, that
- * every call will fail and why (issue 29: `tools/list` offered bash as if it worked), so a model
+ * every call will fail and why (`tools/list` offered bash as if it worked), so a model
  * and a person reading the definitions learn it before the first call.
  */
 function toolsFor(availability: { readonly available: boolean; readonly reason?: string }): readonly BuiltinTool[] {

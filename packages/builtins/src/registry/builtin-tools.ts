@@ -17,7 +17,7 @@ export type BuiltinTool = Tool<ToolInputSchema, ToolSessionContext, SandboxPolic
 
 /**
  * THE list of built-in tools, in the fixed order `builtinRegistry()` registers them (§3; the
- * spec's order read write edit grep glob list bash), then issue 26's bash_output, bash_input and bash_kill.
+ * spec's order read write edit grep glob list bash), then the background tools bash_output, bash_input and bash_kill.
  */
 export function builtinTools(): readonly BuiltinTool[] {
   return [readTool, writeTool, editTool, grepTool, globTool, listTool, bashTool, bashOutputTool, bashInputTool, bashKillTool] as unknown as readonly BuiltinTool[];

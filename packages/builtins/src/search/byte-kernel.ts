@@ -1,4 +1,4 @@
-// grep's byte loops as WebAssembly SIMD (issue 25): finding a literal, finding line ends and
+// grep's byte loops as WebAssembly SIMD (docs/decisions/0018-grep-search-workers-and-byte-kernel.md): finding a literal, finding line ends and
 // counting them, 16 bytes at a time. `Buffer.indexOf` costs a native call per match plus a
 // Boyer-Moore-Horspool scan; a search with many matches spent most of its time in those calls
 // and in counting line ends four bytes at a time in JavaScript. The module is assembled here from

@@ -35,7 +35,7 @@ export interface FileScanOptions {
  * Bytes of the full list being written (content mode), owned by the caller: `ensure` makes room
  * for `bytes` more at `buffer[length]` (handing what is there to its consumer first, if need be).
  * The list is built from the file's own bytes, so a line is neither decoded nor encoded again:
- * that decoding, and the strings it made, were most of a search with many matches (issue 25).
+ * that decoding, and the strings it made, were most of a search with many matches (search performance).
  */
 export interface ListOutput {
   buffer: Buffer;

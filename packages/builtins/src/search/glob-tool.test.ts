@@ -8,7 +8,7 @@ import { searchWorkersRunning, useCompiledSearchWorkers } from './test-support/c
 
 let fixture: BuiltinsFixture;
 const extraFixtures: BuiltinsFixture[] = [];
-// glob dates its matches on the search workers (issue 25): the tests run them from current sources.
+// glob dates its matches on the search workers (search performance): the tests run them from current sources.
 let stopWorkers: () => Promise<void>;
 beforeAll(async () => {
   stopWorkers = await useCompiledSearchWorkers();

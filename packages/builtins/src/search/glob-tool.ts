@@ -24,7 +24,7 @@ export const globTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
   risk: 'read_only',
   inputSchema,
   async execute(input, session, call) {
-    // Loaded on the first call (issue 29): the walker and picomatch stay unloaded in a process\nthat never globs.
+    // Loaded on the first call (docs/decisions/0002-tools-load-their-call-code-on-first-call.md): the walker and picomatch stay unloaded in a process\nthat never globs.
     const { runGlobCall } = await import('./run-glob-call.js');
     return runGlobCall(input, session, call);
   },

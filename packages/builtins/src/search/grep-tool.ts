@@ -33,7 +33,7 @@ export const grepTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
   risk: 'read_only',
   inputSchema,
   async execute(input, session, call) {
-    // Loaded on the first call (issue 29): RE2, the walker and the search workers stay unloaded
+    // Loaded on the first call (docs/decisions/0002-tools-load-their-call-code-on-first-call.md): RE2, the walker and the search workers stay unloaded
     // in a process that never greps.
     const { runGrepCall } = await import('./run-grep-call.js');
     return runGrepCall(input, session, call);

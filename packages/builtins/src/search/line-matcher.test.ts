@@ -64,7 +64,7 @@ describe('the line search (§7.6 speed: whole-buffer search, literal prefilter)'
     expect(analysis('function')).toEqual({ exact: ['function'], required: ['function'], caseless: undefined });
     expect(analysis('import|export')).toEqual({ exact: ['import', 'export'], required: ['import', 'export'], caseless: undefined });
     expect(analysis('foo\\.bar')).toEqual({ exact: ['foo.bar'], required: ['foo.bar'], caseless: undefined });
-    // Case-insensitive: no exact literal, but one compared without ASCII case (issue 25).
+    // Case-insensitive: no exact literal, but one compared without ASCII case (search performance).
     expect(analysis('(?i)[a-z]+error')).toEqual({ exact: undefined, required: undefined, caseless: ['error'] });
     expect(analysis('(?i)(GET|put)Data')).toEqual({ exact: undefined, required: undefined, caseless: ['getdata', 'putdata'] });
     // A case-insensitive s also matches the long s (U+017F): `post` gives nothing, `data` remains.

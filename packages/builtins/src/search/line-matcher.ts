@@ -159,7 +159,7 @@ export class LineMatcher {
   /**
    * Tests only the lines holding one of the caseless literals (found by the kernel), each on its
    * own: a case-insensitive pattern has no exact literal to skip by, and RE2 over every byte of
-   * every file was most of such a search (issue 25).
+   * every file was most of such a search (search performance).
    */
   #searchCaselessCandidates(kernel: ByteKernel, region: Buffer, literals: readonly Buffer[], needles: readonly number[], visit: MatchingLineVisitor): boolean {
     const candidates: ByteSearch = {

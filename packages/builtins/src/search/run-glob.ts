@@ -43,7 +43,7 @@ const LIST_CHUNK_CHARS = 16 * 1024;
  * the full list in walk order, so memory does not grow with the number of matches. On the plain
  * `NodeFileSystem` the `lstat`s run on the search workers while this thread walks
  * (`StatsOnWorkers`), or synchronously here when there are none: a thread-pool round trip per
- * file cost more than the system call (issue 25's profile).
+ * file cost more than the system call (glob's profile).
  */
 export async function runGlob(run: GlobRun): Promise<GlobTally> {
   const newest = new NewestFiles(GLOB_MAX_RESULTS);
@@ -126,7 +126,7 @@ interface StatBatch {
 /**
  * The `lstat` of each match (its time, §7.7) on the search workers, a batch of paths at a time,
  * while this thread walks: a third of glob `**\/*` was those system calls on one thread, where
- * ripgrep walks on every core (issue 25). Answers are offered to the heap in any order: the heap
+ * ripgrep walks on every core (search performance). Answers are offered to the heap in any order: the heap
  * orders by time, then walk order (`seq`), so the result is the same. If the pool closes (a
  * worker ended), the batches without an answer, and every later one, are dated on this thread.
  */

@@ -32,7 +32,7 @@ export class ScanLimit {
   /**
    * Asked per folder, file and match. The signal is read every 16th time: reading `aborted` of a
    * signal combined with `AbortSignal.any` walks its sources each time (4 % of a grep's walk,
-   * issue 25), and 16 more files or matches after a cancellation cost nothing a user can see.
+   * search performance), and 16 more files or matches after a cancellation cost nothing a user can see.
    */
   reached(): boolean {
     if (this.#aborted) return true;

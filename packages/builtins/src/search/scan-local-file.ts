@@ -47,7 +47,7 @@ const FILE_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOL
 function isTheCheckedFile(descriptor: number, nodePath: string | Buffer): boolean {
   if (!hasProcFileDescriptors) return true;
   try {
-    // A path with bytes that are not UTF-8 (issue 25) is compared as bytes.
+    // A path with bytes that are not UTF-8 (exact file names) is compared as bytes.
     if (typeof nodePath === 'string') return readlinkSync(`/proc/self/fd/${descriptor}`) === nodePath;
     return readlinkSync(`/proc/self/fd/${descriptor}`, 'buffer').equals(nodePath);
   } catch {
@@ -56,7 +56,7 @@ function isTheCheckedFile(descriptor: number, nodePath: string | Buffer): boolea
 }
 
 /**
- * The folder of the files being read, opened once and checked once (issue 25: a `readlink` per
+ * The folder of the files being read, opened once and checked once (a `readlink` per
  * file was a tenth of a search worker's time). Its descriptor was opened without following a
  * link at the end and the kernel said it leads to the walked path, so it is the checked folder
  * itself; its files are then opened through `/proc/self/fd/<folder>/<name>` with O_NOFOLLOW,

@@ -3,7 +3,7 @@ import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { compileSearchGlob } from './search-glob.js';
 
-// issue 25: `**`, `**/*` and `**/NAME` skip picomatch's whole-path regex; the answers must be
+// Search performance: `**`, `**/*` and `**/NAME` skip picomatch's whole-path regex; the answers must be
 // picomatch's own on every path a walk reports (relative, `/`-separated, no `.`/`..` segments).
 const segment = fc.constantFrom('a', 'b.json', '.json', 'x.json.bak', 'y.JSON', 'd-1_2.min.js', 'c.ts', 'index.d.ts', '.hidden', 'x y', 'é.md', 'a.b.c', '[x]', 'node_modules');
 const relativePath = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'));

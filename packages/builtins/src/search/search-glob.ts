@@ -12,7 +12,7 @@ export interface SearchGlobOptions {
 }
 
 /**
- * Compiles a grep or glob pattern (issue 25), the ripgrep and `.gitignore` way at its edges:
+ * Compiles a grep or glob pattern (search performance), the ripgrep and `.gitignore` way at its edges:
  * - A leading `/` anchors the rest to the search root (`/src/*.ts` is `src/*.ts` at the top, never
  *   a file name at any depth); a pattern that spells an absolute path under the root
  *   (`<root>/src/**`) is read relative to it. Paths the walk reports never start with `/`, so
@@ -44,7 +44,7 @@ export function compileSearchGlob(pattern: string, options: SearchGlobOptions): 
  * picomatch, with shortcuts that give the same answers on the walk's paths (relative, never
  * holding `.` or `..` segments): `**` and `**\/*` match every path, `**\/NAME` (NAME without
  * `/`) is NAME matched against the last segment — the regex then runs on the name, not the whole
- * path (picomatch was a tenth of glob `**\/*`'s CPU, issue 25) — and a NAME that is `*` and a
+ * path (picomatch was a tenth of glob `**\/*`'s CPU, search performance) — and a NAME that is `*` and a
  * plain suffix (`*.json`) is that suffix at the end of the path.
  */
 function compileBody(body: string, basename: boolean): (relativePath: string) => boolean {

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createFixture, type BuiltinsFixture } from '../test-support/builtins-fixture.js';
 import { useCompiledSearchWorkers } from './test-support/compiled-search-workers.js';
 
-// Issue 25's semantic gaps, each a test named after it, with ripgrep as the oracle where it has an
+// The search's semantic gaps, each a test named after it, with ripgrep as the oracle where it has an
 // answer (`rg` is on PATH here, as in search-walk-oracle.test.ts).
 
 const run = promisify(execFile);

@@ -13,9 +13,9 @@ export interface WalkedFile {
   readonly path: string;
   /** Relative to the search root, `/`-separated: what glob patterns are matched against. */
   readonly relativePath: string;
-  /** How results show it: relative to the workspace when inside it (§7.6), bytes that are not UTF-8 as `\xNN` (issue 25). */
+  /** How results show it: relative to the workspace when inside it (§7.6), bytes that are not UTF-8 as `\xNN` (exact file names). */
   readonly displayPath: string;
-  /** What `node:fs` is given for it: `path`, or its bytes when it holds one that is not UTF-8 (issue 25). */
+  /** What `node:fs` is given for it: `path`, or its bytes when it holds one that is not UTF-8 (exact file names). */
   readonly nodePath: string | Buffer;
 }
 
@@ -122,7 +122,7 @@ class SearchWalk {
    * Walks one listed folder. `fenced` is whether its parent may hold credential paths: a folder
    * below one proven clear is clear too (nothing unreadable is at or below the parent, and the
    * parent is inside none), so the fence's prefix scan runs only until a folder is proven clear
-   * (it was a fifth of glob's CPU, issue 25).
+   * (it was a fifth of glob's CPU, search performance).
    */
   async directory(path: string, relative: string, inherited: IgnoreRules, listing: Listing, fenced: boolean): Promise<boolean> {
     const options = this.#options;
@@ -134,7 +134,7 @@ class SearchWalk {
     // that is itself a workspace root (then `displayPath` decides).
     const shownFolder = options.session.displayPath(path);
     const shownPrefix = shownFolder === '.' ? '' : shownFolder === '/' ? '/' : `${shownFolder}/`;
-    // Issue 25: checked once per folder and per (short) name rather than per full path.
+    // Search performance: checked once per folder and per (short) name rather than per full path.
     const folderHasRawBytes = hasRawBytes(path);
     let rules = inherited;
     const has = (name: string, kind: DirectoryEntry['kind']) => entries.some((entry) => entry.name === name && entry.kind === kind);

@@ -24,7 +24,7 @@ export type SpillOutcome =
 /**
  * A full list streamed to a spill file (§8.2, grep and glob): text is buffered in memory up to
  * `bufferBytes` (256 KiB), then the file is created and the rest goes to disk in writes of up to
- * 64 KiB (one write per list entry cost glob `**\/*` 0.17 ms a file, issue 25), so memory stays
+ * 64 KiB (one write per list entry cost glob `**\/*` 0.17 ms a file, search performance), so memory stays
  * bounded by `bufferBytes` however long the list. Bytes past `maxBytes` (64 MiB) are only counted.
  * Call `finish()` when the result omitted something (the file is kept) or `discard()` when it
  * did not (no file is left, §8.2 "没有省略时不留文件"). A failure deletes the partial file and

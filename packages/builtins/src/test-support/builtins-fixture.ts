@@ -30,7 +30,7 @@ export interface FixtureOptions {
   readonly sessionId?: string;
   /** Skill roots, relative to the temp root (created); hard-protected like the OpenWork home. */
   readonly skillRoots?: readonly string[];
-  /** Another fixture's tasks (issue 26: two roles over one session's tasks). */
+  /** Another fixture's tasks (two roles over one session's tasks). */
   readonly backgroundTasks?: BackgroundTasks;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Issue 26: what a program on a pseudo-terminal printed, as the model should read it — the text
+ * Background bash (docs/decisions/0033-tty-through-script.md): what a program on a pseudo-terminal printed, as the model should read it — the text
  * a person would see on the line, not the bytes that drew it:
  * - CSI sequences (`ESC [ … final`, and the one-byte C1 CSI U+009B) are removed; the ones that
  *   move the cursor within a line (`C` forward, `D` back, `G` to a column) and erase it (`K`) are

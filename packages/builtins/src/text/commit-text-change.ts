@@ -43,6 +43,8 @@ export async function commitTextChange(
     throw fileSystemFailure(error);
   }
   session.observations.record(target, written.sha256);
+  // A running background task stages its writes on an overlay: it sees this change only if shown.
+  await session.backgroundTasks.reflect([target.path]);
   const artifact = createFileChange({
     changeId: callId,
     path: target.input,

@@ -30,7 +30,7 @@ export const writeTool = defineTool<typeof inputSchema, ToolSessionContext, Sand
   inputSchema,
   inspect: (input, session) => inspectWrite(input.path, input, session),
   async execute(input, session, call) {
-    // Loaded on the first call (issue 29): the file-change engine stays unloaded until a\nwrite or edit runs.
+    // Loaded on the first call (docs/decisions/0002-tools-load-their-call-code-on-first-call.md): the file-change engine stays unloaded until a\nwrite or edit runs.
     const { runWriteCall } = await import('./run-write-call.js');
     return runWriteCall(input, session, call);
   },

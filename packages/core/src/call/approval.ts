@@ -19,7 +19,7 @@ export interface ApprovalCard {
   readonly reasons: readonly ApprovalReason[];
   /** The command of a `bash` call (the text of a `bash_input` call), as the model wrote it. */
   readonly command?: string;
-  /** Issue 26: the model's few words for the person on what the call does (bash `description`; the task a `bash_input` types into). */
+  /** Background bash: the model's few words for the person on what the call does (bash `description`; the task a `bash_input` types into). */
   readonly description?: string;
   /** The path a `write`/`edit` call writes, as the model gave it. */
   readonly target?: string;

@@ -18,7 +18,7 @@ export function renderApprovalCard(card: ApprovalCard): string {
   if (card.description !== undefined) lines.push(`  description: ${shown(card.description)}`);
   if (card.command !== undefined) lines.push(`  command: ${shown(card.command)}`);
   if (card.target !== undefined) lines.push(`  target: ${shown(card.target)}`);
-  // Canonical paths may hold bytes that are not UTF-8 (issue 25): shown as `\xNN`, as the tools show them.
+  // Canonical paths may hold bytes that are not UTF-8 (exact file names): shown as `\xNN`, as the tools show them.
   for (const grant of card.paths) lines.push(`  ${grant.access} access to ${shown(escapePath(grant.path))} (${grant.scope})`);
   if (card.justification !== undefined) lines.push(`  justification: ${shown(card.justification)}`);
   if (card.danger !== undefined) lines.push(...card.danger.reason.split('\n').map((line) => `  danger: ${shown(line)}`));

@@ -24,7 +24,7 @@ export interface FileChangesRecordFailed {
 
 /**
  * What `Session.undo` and `Session.reapply` return: builtins' engine outcome (success, or
- * `invalid_request`, `permission_denied`, `conflict`, `failed`, `rollback_failed` with nothing
+ * `invalid_request`, `permission_denied`, `conflict`, `not_recorded`, `failed`, `rollback_failed` with nothing
  * overwritten), or one of core's two.
  */
 export type FileChangesOutcome = FileChangeOutcome | FileChangesSessionActive | FileChangesRecordFailed;

@@ -2,7 +2,7 @@ import type { JsonValue, ToolId, ToolResultImage } from '@openwork/tools-contrac
 
 /**
  * A message as the model sees it: text and tool calls only. Tool results carry their text, their
- * images (issue 27) and whether they failed; artifacts are not part of this type at all, so they cannot reach a
+ * images (image parts) and whether they failed; artifacts are not part of this type at all, so they cannot reach a
  * provider (§8.1: "Artifact 不进模型上下文，也不计入 Token 预算").
  */
 export type ModelMessage = ModelUserMessage | ModelAssistantMessage | ModelToolMessage;
@@ -32,7 +32,7 @@ export interface ModelToolMessage {
   readonly toolCallId: string;
   readonly toolId: ToolId;
   readonly text: string;
-  /** The result's image parts, in order (issue 27); absent when it has none, as for every failure. */
+  /** The result's image parts, in order (image parts); absent when it has none, as for every failure. */
   readonly images?: readonly ToolResultImage[];
   /** `true` unless the call succeeded (Anthropic's `is_error`). */
   readonly isError: boolean;

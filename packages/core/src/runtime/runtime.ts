@@ -240,7 +240,7 @@ export class Runtime {
     const sessions = await Promise.all([...this.#sessions.values()].map((opening) => opening.catch(() => undefined)));
     await Promise.all(sessions.map((session) => session?.settled()));
     await this.#agents.close();
-    // Issue 26: no background task outlives its runtime.
+    // Background bash: no background task outlives its runtime.
     await Promise.all(sessions.map((session) => session?.closeBackgroundTasks()));
   }
 }

@@ -2,7 +2,7 @@ import type { BackgroundTaskJournal, BackgroundTaskJournalEntry } from '@openwor
 import type { SessionStore } from '@openwork/session-store';
 
 /**
- * Issue 26 "a task's final state and output tail are stored with the session": builtins' task
+ * Background bash (docs/decisions/0032-background-bash-tasks.md), "a task's final state and output tail are stored with the session": builtins' task
  * journal over the session store, so that after a restart `bash_output` says how a task ended
  * (`killed: the host stopped` for one still recorded as running).
  */

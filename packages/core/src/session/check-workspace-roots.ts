@@ -14,7 +14,7 @@ function isFilesystemRoot(root: string): boolean {
 }
 
 /**
- * Why `/` is never a workspace root (issue 24), in the words the CLI uses too: a workspace root is
+ * Why `/` is never a workspace root (docs/decisions/0035-core-runtime-choices.md), in the words the CLI uses too: a workspace root is
  * writable, so `/` would make every file outside the protected paths writable without anyone
  * having said so. HOME is allowed: people work there, and every home protection applies inside it.
  */

@@ -70,7 +70,7 @@ export class Session {
   #turnApprover: Approver | undefined;
   readonly #observations = new FileObservations();
   readonly #writeLocks = new WriteLocks();
-  /** Issue 26: the session's background bash tasks, shared by every context it builds; killed when it closes. */
+  /** Background bash: the session's background bash tasks, shared by every context it builds; killed when it closes. */
   readonly #backgroundTasks: BackgroundTasks;
   readonly #spill: SpillDirectory;
   readonly #updates = new SessionUpdates();
@@ -314,8 +314,10 @@ export class Session {
   }
 
   /**
-   * §8.4: undoes the changes `changeIds` (last first). Each file must still hold what the change
-   * wrote, else a conflict and nothing is overwritten. On success the stored artifacts say
+   * §8.4: undoes the changes `changeIds` (last first); a bash call's id stands for every change
+   * it made (architecture §3.10). Each file must still hold what the change wrote, else a
+   * conflict and nothing is overwritten; a change recorded without its contents (binary, larger
+   * than 1 MiB) is refused as `not_recorded`, with the reason. On success the stored artifacts say
    * `undone: true`. `session_active` while a turn or a call runs. Never throws for these cases.
    */
   undo(changeIds: readonly string[]): Promise<FileChangesOutcome> {
@@ -340,7 +342,7 @@ export class Session {
     }
     const roots = changes.workspaceRoots === undefined ? undefined : checkWorkspaceRoots(changes.workspaceRoots);
     // Build first: a bad root fails before anything is stored.
-    // A new role gets a new context too: the tasks its calls reach depend on it (issue 26).
+    // A new role gets a new context too: the tasks its calls reach depend on it (background bash).
     const context = roots === undefined && (changes.role === undefined || changes.role === this.#role) ? this.#context : this.#buildContext(roots ?? this.#context.workspaceRoots, changes.role ?? this.#role);
     const record = await this.#services.store.updateSession(this.id, {
       ...(changes.mode === undefined ? {} : { mode: changes.mode }),
@@ -362,7 +364,7 @@ export class Session {
     void this.#backgroundTasks.close();
   }
 
-  /** @internal Issue 26: kills every background task of the session and waits until each is gone. */
+  /** @internal Background bash: kills every background task of the session and waits until each is gone. */
   async closeBackgroundTasks(): Promise<void> {
     await this.#backgroundTasks.close();
   }
@@ -376,7 +378,7 @@ export class Session {
   async #moveFileChanges(operation: 'undo' | 'reapply', changeIds: readonly string[]): Promise<FileChangesOutcome> {
     this.#checkUsable();
     if (!Array.isArray(changeIds) || changeIds.length === 0 || changeIds.some((id) => typeof id !== 'string')) {
-      throw new CoreError('invalid_argument', `Session.${operation} needs a non-empty list of change ids (the tool call ids of write and edit calls).`);
+      throw new CoreError('invalid_argument', `Session.${operation} needs a non-empty list of change ids (the tool call ids of write and edit calls, a bash call's change ids or its call id for all of them).`);
     }
     if (this.#activity !== undefined) {
       return { ok: false, code: 'session_active', operation, message: new SessionActiveError(this.id, this.#activity, `${operation === 'undo' ? 'an undo' : 'a reapply'}`).message };

@@ -17,16 +17,31 @@ export interface SandboxCommand {
 
 /**
  * The argv to spawn instead of the original one. `release()` must be called once the process has
- * exited (whatever the outcome): it removes any host-side artefacts the sandbox had to create,
- * such as mount-point files bubblewrap creates for protected names that did not exist.
+ * exited (whatever the outcome): a backend that stages writes (bubblewrap) applies then what the
+ * rules allow and removes the call's staging folder; until then nothing the command wrote is on
+ * the host.
  */
 export interface WrappedCommand {
   readonly argv: readonly string[];
   /**
-   * Resolves with what the model should be told about the call's after-effects (e.g. a planted
-   * repository moved aside, `auditGitRepositories`), or with nothing.
+   * Resolves with what the model should be told about the call's after-effects (changes the rules
+   * refused to apply) and, where writes are staged, what was applied, or with nothing.
    */
   release(): Promise<SandboxReleaseReport | void>;
+  /**
+   * Backends that stage writes (architecture §3.10): applies, while the command still runs, what it
+   * has written so far and the rules allow (a long-running task's output reaches the host without
+   * waiting for its end). The command keeps seeing its own writes. Refusals are reported by
+   * `release()`, once.
+   */
+  sync?(): Promise<SandboxReleaseReport>;
+  /**
+   * Backends that stage writes: host paths the file tools have just changed, shown to the running
+   * command through its overlay, so that a watcher inside it sees the change (an overlay does not
+   * pass on changes made to its lower layer). Paths outside the command's writable folders, or a
+   * command that has ended, are ignored.
+   */
+  reflect?(paths: readonly string[]): Promise<void>;
 }
 
 /** What `release()` did that the model must know: one text per finding, to append to the result. */

@@ -1,20 +1,16 @@
 import type { SandboxAvailability, SandboxBackend, SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.js';
 import { goBuildCacheEnvironment } from '../backend/go-build-cache-environment.js';
 import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
-import { withGitAudit } from '../backend/with-git-audit.js';
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
 import { SandboxConfigurationError } from '../policy/sandbox-error.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
-import { defaultRegistryDirectory } from './default-registry-directory.js';
 import { findBubblewrap } from './find-bubblewrap.js';
-import { findCaseFoldingFolder } from './find-case-folding-folder.js';
 import { landlockScope } from '../landlock/landlock-scope.js';
 import type { LandlockScope } from '../landlock/landlock-scope.js';
 import { scopedCommand } from '../landlock/scoped-command.js';
-import { MountPointLedger, mountPointLedgerFor } from './mount-point-ledger.js';
-import { runBubblewrapSelfCheck } from './run-bubblewrap-self-check.js';
-import { wrapWithBubblewrap } from './wrap-with-bubblewrap.js';
+import { runStagedSelfCheck } from '../staging/run-staged-self-check.js';
 import { wrapStaged } from '../staging/wrap-staged.js';
+import type { StagedWrappedCommand } from '../staging/wrap-staged.js';
 
 export interface BubblewrapBackendOptions {
   /**
@@ -22,12 +18,6 @@ export interface BubblewrapBackendOptions {
    * backend is made (absolute folders only), else `/usr/bin/bwrap` (`findBubblewrap`).
    */
   readonly bwrapPath?: string;
-  /**
-   * The machine-wide registry of the mount points bwrap creates on the host (§3.7), shared by
-   * every OpenWork process that uses the same folder. Default `/dev/shm/openwork-<uid>/mount-points`
-   * (see `defaultRegistryDirectory`). It must not be writable inside the sandbox.
-   */
-  readonly registryDirectory?: string;
   /**
    * Run every command in a Landlock domain that scopes abstract UNIX sockets and signals
    * (architecture §3.7): it cannot reach an abstract socket of a host process (`@/tmp/.X11-unix/X0`,
@@ -37,26 +27,19 @@ export interface BubblewrapBackendOptions {
    * a tool needs one).
    */
   readonly landlockScope?: boolean;
-  /**
-   * Staged writes (architecture §3.10): each writable folder is an overlay inside the sandbox and
-   * what the command wrote reaches the host only after `release()` judged every path by rule.
-   * Default `true`; `false` renders the mount-per-protected-name layout (for comparison runs).
-   */
-  readonly stagedWrites?: boolean;
 }
 
 /**
- * Linux bubblewrap (architecture §3.4): wraps argv in `bwrap` with mounts rendered from
- * `deriveSandboxLayout(policy)`, the same layout the fence and Seatbelt use. Never spawns the
+ * Linux bubblewrap (architecture §3.4, §3.10): wraps argv in `bwrap` with `/` read-only, the
+ * credential and socket masks of `deriveSandboxLayout(policy)` — the layout the fence and
+ * Seatbelt use — and every writable folder an overlay whose writes are staged. Never spawns the
  * command (spec §4); the caller spawns `argv` and calls `release()` after the process exited,
- * which removes the mount points bwrap had to create on the host.
+ * which applies to the host what the rules allow and reports the rest (`StagedReleaseReport`).
  */
 export class BubblewrapBackend implements SandboxBackend {
   readonly kind = 'bubblewrap' as const;
   readonly bwrapPath: string;
-  readonly registryDirectory: string | undefined;
   readonly #landlockScope: boolean;
-  readonly #stagedWrites: boolean;
   #unavailableReason: string | undefined;
 
   constructor(options: BubblewrapBackendOptions = {}) {
@@ -65,13 +48,7 @@ export class BubblewrapBackend implements SandboxBackend {
       throw new SandboxConfigurationError(`bwrapPath must be an absolute path, got ${JSON.stringify(bwrapPath)}`);
     }
     this.bwrapPath = bwrapPath;
-    const registry = options.registryDirectory;
-    if (registry !== undefined && (!registry.startsWith('/') || registry.includes('\0'))) {
-      throw new SandboxConfigurationError(`registryDirectory must be an absolute path, got ${JSON.stringify(registry)}`);
-    }
-    this.registryDirectory = registry;
     this.#landlockScope = options.landlockScope ?? true;
-    this.#stagedWrites = options.stagedWrites ?? true;
   }
 
   /**
@@ -83,9 +60,9 @@ export class BubblewrapBackend implements SandboxBackend {
     return this.#landlockScope ? landlockScope(openworkHome) : { scoped: false, reason: 'turned off (BubblewrapBackendOptions.landlockScope: false)' };
   }
 
-  /** Runs `true` under real bwrap arguments; remembers a failure so `wrap` refuses afterwards (10d). */
+  /** Runs one staged command for real (overlay, helper, apply, a refusal); remembers a failure so `wrap` refuses afterwards (10d). */
   async selfCheck(): Promise<SandboxAvailability> {
-    const availability = await runBubblewrapSelfCheck(this.bwrapPath, (directory) => new MountPointLedger(directory, { reaper: false }));
+    const availability = await runStagedSelfCheck(this.bwrapPath);
     this.#unavailableReason = availability.available ? undefined : availability.reason;
     return availability;
   }
@@ -93,27 +70,12 @@ export class BubblewrapBackend implements SandboxBackend {
   wrap(command: SandboxCommand, policy: SandboxPolicy): WrappedCommand {
     if (this.#unavailableReason !== undefined) throw new SandboxUnavailableError(this.#unavailableReason);
     const layout = deriveSandboxLayout(policy);
-    const folding = findCaseFoldingFolder(layout);
-    if (folding !== undefined) {
-      throw new SandboxUnavailableError(
-        `bubblewrap cannot protect this session: ${folding} is on a case-insensitive file system, where a protected name can be reached under another spelling (.GIT/HOOKS for .git/hooks) that a mount does not cover. Use a case-sensitive file system for the workspace.`,
-      );
-    }
     // §3.7: the helper is checked byte for byte right before bwrap is told to run it.
     const scope = this.landlockScope(policy.openworkHome);
     const confined = scope.scoped ? scopedCommand(scope.helperPath, command) : command;
-    // Architecture §3.10: every write judged by rule before it reaches the host (all modes but
-    // full-access, whose writable root `/` cannot be one overlay).
-    if (this.#stagedWrites && !layout.writable.some((entry) => entry.path === '/')) {
-      return wrapStaged(this.bwrapPath, confined, policy, layout);
-    }
-    if (this.registryDirectory === undefined) {
-      return withGitAudit(wrapWithBubblewrap(this.bwrapPath, confined, layout, mountPointLedgerFor(defaultRegistryDirectory(policy.openworkHome))), policy);
-    }
-    // A registry folder of the caller's choice may lie in a writable root: read-only inside, like the OpenWork home.
-    const registry = { path: this.registryDirectory, scope: 'subtree' } as const;
-    const protectedLayout = { ...layout, readOnly: [...layout.readOnly, registry], hardProtected: [...layout.hardProtected, registry] };
-    return withGitAudit(wrapWithBubblewrap(this.bwrapPath, confined, protectedLayout, mountPointLedgerFor(this.registryDirectory)), policy);
+    // Architecture §3.10: every write judged by rule before it reaches the host. The judge matches
+    // names in the layout's letter case, so a case-insensitive folder needs nothing more.
+    return wrapStaged(this.bwrapPath, confined, policy, layout);
   }
 
   /** §7.9: `GOCACHE` in a temp root, since the cache under home is not writable here (`goBuildCacheEnvironment`). */

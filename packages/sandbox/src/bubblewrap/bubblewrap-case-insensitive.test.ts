@@ -1,22 +1,14 @@
 import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BubblewrapBackend, SandboxUnavailableError, createSandboxPolicy, deriveSandboxLayout } from '../index.js';
+import { BubblewrapBackend, createSandboxPolicy } from '../index.js';
 import { mountCaseInsensitiveVolume } from '../policy/test-support/case-insensitive-volume.js';
-import { findCaseFoldingFolder } from './find-case-folding-folder.js';
-import { MountPointLedger } from './mount-point-ledger.js';
 import { requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
-import { wrapWithBubblewrap } from './wrap-with-bubblewrap.js';
 
-describe('findCaseFoldingFolder', () => {
-  it('asks about the folders that hold protected entries, and answers with the first that folds case', () => {
-    const policy = createSandboxPolicy({ workspaceRoots: ['/ws'], homeDirectory: '/home/u', tempRoots: [], letterCase: 'sensitive' });
-    const asked: string[] = [];
-    expect(findCaseFoldingFolder(deriveSandboxLayout(policy), (folder) => (asked.push(folder), false))).toBeUndefined();
-    expect(asked).toEqual(['/ws', '/ws/.git']);
-    expect(findCaseFoldingFolder(deriveSandboxLayout(policy), (folder) => folder === '/ws/.git')).toBe('/ws/.git');
-  });
-});
+// A protected name reached under another spelling (.GIT/HOOKS for .git/hooks) on a folder that
+// folds case: staged writes judge the path the command wrote in the layout's letter case, so the
+// spelling does not matter (architecture §3.10).
 
 const mounted = mountCaseInsensitiveVolume();
 const volume = 'volume' in mounted ? mounted.volume : undefined;
@@ -37,32 +29,18 @@ describe.skipIf(volume === undefined)(`bubblewrap on a real case-insensitive vol
     await fs.mkdir(home);
   });
 
-  it('why: a read-only mount on .git/hooks does not cover .GIT/HOOKS there — the write lands in the real hook', async () => {
-    // The registry beside the volume: exFAT has no owners or modes, so it could not be private there.
-    const registry = `${(volume as { path: string }).path}-registry`;
-    const policy = createSandboxPolicy({ workspaceRoots: [ws], homeDirectory: home, tempRoots: [] });
-    // The mounts alone, without the backend's refusal: what bubblewrap would do on this volume.
-    const wrapped = wrapWithBubblewrap('/usr/bin/bwrap', { argv: ['/bin/bash', '-c', 'echo evil > .GIT/HOOKS/pre-commit; echo fine > .git/hooks/pre-commit'], cwd: ws }, deriveSandboxLayout(policy), new MountPointLedger(registry, { reaper: false }));
-    const run = await runWrapped(wrapped, ws);
-    expect(run.stderr).toMatch(/\.git\/hooks\/pre-commit: Read-only file system/);
-    expect(await fs.readFile(path.join(ws, '.git/hooks/pre-commit'), 'utf8')).toBe('evil\n');
-    await fs.writeFile(path.join(ws, '.git/hooks/pre-commit'), '#!/bin/sh\n');
-    await fs.rm(registry, { recursive: true, force: true });
-  });
-
-  it('so BubblewrapBackend refuses such a session (sandbox_unavailable) instead of running it half-protected', () => {
-    const policy = createSandboxPolicy({ workspaceRoots: [ws], homeDirectory: home, tempRoots: [] });
+  it('a write to .GIT/HOOKS/pre-commit is refused like one to .git/hooks/pre-commit; the hook keeps its content', async () => {
+    // The OpenWork home off the volume: exFAT has no owners or modes, so no helper could be trusted there.
+    const openworkHome = await fs.mkdtemp(path.join(os.tmpdir(), 'ow-casefold-home-'));
+    const policy = createSandboxPolicy({ workspaceRoots: [ws], homeDirectory: home, tempRoots: [], openworkHome });
     expect(policy.letterCase).toBe('insensitive');
     const backend = new BubblewrapBackend();
-    let thrown: unknown;
-    try {
-      backend.wrap({ argv: ['/bin/true'], cwd: ws }, policy);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(SandboxUnavailableError.isInstance(thrown)).toBe(true);
-    expect((thrown as SandboxUnavailableError).reason).toBe(
-      `bubblewrap cannot protect this session: ${ws} is on a case-insensitive file system, where a protected name can be reached under another spelling (.GIT/HOOKS for .git/hooks) that a mount does not cover. Use a case-sensitive file system for the workspace.`,
-    );
+    const wrapped = backend.wrap({ argv: ['/bin/bash', '-c', 'echo evil > .GIT/HOOKS/pre-commit; echo fine > notes.txt'], cwd: ws }, policy);
+    const run = await runWrapped(wrapped, ws);
+    expect(run.code).toBe(0);
+    expect(await fs.readFile(path.join(ws, '.git/hooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\n');
+    expect(await fs.readFile(path.join(ws, 'notes.txt'), 'utf8')).toBe('fine\n');
+    expect(run.staged?.refused.map((refusal) => refusal.path.toLowerCase())).toEqual([path.join(ws, '.git/hooks/pre-commit').toLowerCase()]);
+    await fs.rm(openworkHome, { recursive: true, force: true });
   });
 });

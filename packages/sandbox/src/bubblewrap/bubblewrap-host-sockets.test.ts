@@ -2,12 +2,14 @@ import { exec, execFileSync, spawnSync } from 'node:child_process';
 import { unlinkSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapBackend, createSandboxPolicy } from '../index.js';
 import type { NetworkAccess, SandboxMode } from '../index.js';
-import { MountPointLedger } from './mount-point-ledger.js';
-import { runBubblewrapSelfCheck } from './run-bubblewrap-self-check.js';
+import { runStagedSelfCheck } from '../staging/run-staged-self-check.js';
+import { vanishedMaskTarget } from './vanished-mask-target.js';
+import { detectRunnerFailure } from '../command/detect-runner-failure.js';
 import { makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
 /**
@@ -143,40 +145,19 @@ describe('UNIX sockets of host daemons (architecture §3.7, issue 24)', () => {
     expect(blocked.stdout).toBe('refused ECONNREFUSED\n');
   });
 
-  it('staged writes: a socket whose daemon ends between wrap and the start does not stop the command, and leaves no file behind', async () => {
-    const socket = path.join(temp, 'short-lived-staged.sock');
-    const server = net.createServer();
-    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
-    const wrapped = backend.wrap({ argv: ['/bin/bash', '-c', 'echo ran'], cwd: workspace }, policy('workspace-write'));
-    expect(wrapped.argv.join(' ')).toContain(socket); // masked inside the temp root's overlay by the stage helper
-    await new Promise<void>((resolve) => server.close(() => resolve())); // the daemon ends: its socket file goes
-    expect(await exists(socket)).toBe(false);
-    let released = false;
-    try {
-      const run = spawnSync(wrapped.argv[0] as string, wrapped.argv.slice(1), { cwd: workspace, encoding: 'utf8' });
-      expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 0, stdout: 'ran\n', stderr: '' });
-      released = true;
-      const report = await wrapped.release();
-      expect(report?.notices).toEqual([]);
-    } finally {
-      if (!released) await wrapped.release();
-    }
-    expect(await exists(socket)).toBe(false);
-  });
-
-  it('a socket whose daemon ends between wrap and the start leaves no file behind (bwrap created its mount point; covers the full-access renderer)', async () => {
+  it('a socket whose daemon ends between wrap and the start: the start fails as the runner\'s (recognised, so the call starts again) and nothing is made on the host', async () => {
     const socket = path.join(temp, 'short-lived.sock');
     const server = net.createServer();
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
-    // The mount-per-name renderer (full-access renders this way): bwrap binds /dev/null over the socket.
-    const wrapped = new BubblewrapBackend({ stagedWrites: false }).wrap({ argv: ['/bin/true'], cwd: workspace }, policy('workspace-write'));
-    expect(wrapped.argv.join(' ')).toContain(`--ro-bind /dev/null ${socket}`);
+    const wrapped = backend.wrap({ argv: ['/bin/true'], cwd: workspace }, policy('workspace-write'));
+    expect(wrapped.argv.slice(wrapped.argv.indexOf('--'))).toContain(socket); // masked by the stage helper, on top of the overlay
     await new Promise<void>((resolve) => server.close(() => resolve())); // the daemon ends: its socket file goes
     expect(await exists(socket)).toBe(false);
     try {
       const run = spawnSync(wrapped.argv[0] as string, wrapped.argv.slice(1), { cwd: workspace, encoding: 'utf8' });
-      expect(run.status, run.stderr).toBe(0);
-      expect((await fs.lstat(socket)).isFile()).toBe(true); // what bwrap made to mount on
+      expect(run.status).toBe(127);
+      expect(detectRunnerFailure({ exitCode: run.status, output: run.stderr })).toBeDefined();
+      expect(vanishedMaskTarget(wrapped.argv, { exitCode: run.status, output: run.stderr })).toBe(socket);
     } finally {
       await wrapped.release();
     }
@@ -186,23 +167,19 @@ describe('UNIX sockets of host daemons (architecture §3.7, issue 24)', () => {
     expect((await fs.lstat(live)).isSocket()).toBe(true);
   });
 
-  it('the self-check is not failed by a socket that goes away between its wrap and its start (wrap would refuse for the process\'s life)', async () => {
-    const socket = path.join(readOnlyFolder, 'short-lived-check.sock');
+  it("the self-check is not failed by a socket that goes away between its wrap and its start (wrap would refuse for the process's life)", async () => {
+    const socket = path.join(os.tmpdir(), `ow-short-lived-check-${process.pid}.sock`);
     const server = net.createServer();
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
     let vanished = false;
-    class VanishingLedger extends MountPointLedger {
-      override claim(...args: Parameters<MountPointLedger['claim']>) {
-        const claim = super.claim(...args);
-        if (!vanished) {
+    try {
+      const availability = await runStagedSelfCheck(backend.bwrapPath, {
+        beforeStart: () => {
+          if (vanished) return;
           vanished = true;
           unlinkSync(socket); // the daemon ends right after the rendering masked its socket
-        }
-        return claim;
-      }
-    }
-    try {
-      const availability = await runBubblewrapSelfCheck(backend.bwrapPath, (directory) => new VanishingLedger(directory, { reaper: false }));
+        },
+      });
       expect(vanished).toBe(true);
       expect(availability).toEqual({ available: true });
     } finally {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSourcesForChild } from './test-support/compile-sources-for-child.js';
-import { eventually, startHost } from './test-support/host-processes.js';
+import { startHost } from './test-support/host-processes.js';
 import type { HostConfiguration } from './test-support/host-processes.js';
 import { listTree, makeTempDirectory, requireBubblewrap } from './test-support/run-wrapped.js';
 
@@ -22,8 +22,8 @@ afterAll(async () => {
 
 /**
  * A prompt-injected command that keeps trying to write every protected name that does not exist
- * yet (so each is held by a placeholder), for about a second: long enough for the other
- * process's calls to start and finish — and release their placeholders — meanwhile.
+ * yet, for about a second: long enough for the other process's calls to start, stage, apply and
+ * finish meanwhile.
  */
 const writer = [
   'for i in $(seq 120); do',
@@ -48,10 +48,9 @@ describe('many openwork processes on one workspace, home and temp root (architec
     await fs.writeFile(path.join(home, '.profile'), 'echo profile-ran\n');
     const before = { workspace: await listTree(workspace), home: await listTree(home), temp: await listTree(temp) };
 
-    // full-access: home is writable, so its missing start-up files are placeholders too. Short
-    // calls between the writers: each creates or stands on the placeholders and releases them.
-    const registryDirectory = path.join(root, 'registry/mount-points');
-    const base = { workspace, home, temp, openworkHome, registryDirectory, mode: 'full-access' as const, rounds: 5 };
+    // full-access: home is writable, so its start-up files are judged too. Short calls between the
+    // writers: each stages and applies while the other process's writers run.
+    const base = { workspace, home, temp, openworkHome, mode: 'full-access' as const, rounds: 5 };
     const first: HostConfiguration = { ...base, calls: [writer, 'true', 'true', 'true'] };
     const second: HostConfiguration = { ...base, calls: ['true', 'sleep 0.3', writer, 'true'] };
     const hosts = [startHost(build, first), startHost(build, second)];
@@ -61,36 +60,31 @@ describe('many openwork processes on one workspace, home and temp root (architec
     expect(await listTree(workspace)).toEqual(before.workspace);
     expect(await listTree(home)).toEqual(before.home);
     expect(await listTree(temp)).toEqual(before.temp);
-    // Both hosts ended: their reapers remove the registry folder (and the parent it created).
-    const registry = path.dirname(registryDirectory);
-    expect(await eventually(async () => !(await fs.stat(registry).then(() => true, () => false)), 5000)).toBe(true);
+    // Both hosts ended: no staging folder of theirs is left.
+    expect(await fs.readdir(path.join(openworkHome, 'staging')).catch(() => [])).toEqual([]);
   });
 
-  it('workspaces inside one shared temp root: commands that fill the temp root\'s and their parents\' `.git` leave the temp root as it was (the CI /tmp/.git leftover)', async () => {
-    // Before: a missing `<temp>/.git` was created to hold `.git/hooks` placeholders, and a command
-    // that put a file in it (`touch /tmp/.git/x`) made that folder outlive every process.
+  it('workspaces inside one shared temp root: commands that plant hooks in the temp root\'s and their parents\' `.git` leave no hooks folder there, and nothing of ours', async () => {
     const temp = path.join(root, 'shared-tmp');
     const home = path.join(root, 'home-2');
     const openworkHome = path.join(root, 'openwork-home-2');
     for (const folder of [path.join(temp, 'a/ws'), path.join(temp, 'b/ws'), home, openworkHome]) await fs.mkdir(folder, { recursive: true });
-    const before = await listTree(temp);
     const filler = [
       'for i in $(seq 40); do',
-      '  touch "$TMP_ROOT/.git/x" "$TMP_ROOT/HEAD" ../.git/x ../HEAD 2>/dev/null',
-      '  mkdir -p "$TMP_ROOT/.git/objects" "$TMP_ROOT/.git/refs" ../.git/hooks 2>/dev/null',
+      '  mkdir -p "$TMP_ROOT/.git/hooks" ../.git/hooks 2>/dev/null',
+      '  echo "touch pwned" > "$TMP_ROOT/.git/hooks/post-checkout" 2>/dev/null; echo "touch pwned" > ../.git/hooks/pre-commit 2>/dev/null',
       "  echo 'ref: refs/heads/main' > \"$TMP_ROOT/.git/HEAD\" 2>/dev/null",
       '  git status >/dev/null 2>&1; sleep 0.005',
       'done; true',
     ].join('\n').replaceAll('$TMP_ROOT', temp);
-    const registryDirectory = path.join(root, 'registry-2/mount-points');
-    const base = { home, temp, openworkHome, registryDirectory, mode: 'workspace-write' as const, rounds: 3 };
+    const base = { home, temp, openworkHome, mode: 'workspace-write' as const, rounds: 3 };
     const first = startHost(build, { ...base, workspace: path.join(temp, 'a/ws'), calls: ['echo started; sleep 0.6', filler, 'true'] });
-    // The second host builds its policy while the first one's placeholders stand in the temp root.
     await first.printed('started');
     const second = startHost(build, { ...base, workspace: path.join(temp, 'b/ws'), calls: [filler, 'sleep 0.2', 'true'] });
     const ends = await Promise.all([first.exited, second.exited]);
     for (const end of ends) expect(end, end.stderr).toMatchObject({ code: 0, signal: null });
-    expect(await listTree(temp)).toEqual(before);
-    expect(await eventually(async () => !(await fs.stat(path.dirname(registryDirectory)).then(() => true, () => false)), 5000)).toBe(true);
+    const tree = await listTree(temp);
+    expect(tree.filter((line) => line.includes('hooks'))).toEqual([]);
+    expect(await fs.readdir(path.join(openworkHome, 'staging')).catch(() => [])).toEqual([]);
   });
 });

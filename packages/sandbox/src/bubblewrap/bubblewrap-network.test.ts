@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapBackend, createSandboxPolicy, deriveSandboxLayout, detectSandboxDenial } from '../index.js';
 import type { NetworkAccess, SandboxMode } from '../index.js';
-import { renderBubblewrapArguments } from './render-bubblewrap-arguments.js';
 import { makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
 const backend = new BubblewrapBackend();
@@ -89,12 +88,17 @@ describe('network setting under bubblewrap (issue 19)', () => {
     expect(await fs.readFile(path.join(workspace, 'offline.txt'), 'utf8')).toBe('offline\n');
   });
 
-  it('renders --unshare-net exactly once for none and never for allow', () => {
-    const argumentsFor = (network: NetworkAccess) =>
-      renderBubblewrapArguments(deriveSandboxLayout(policy('workspace-write', network)), { argv: ['true'], cwd: workspace }).arguments;
-    expect(argumentsFor('none').filter((argument) => argument === '--unshare-net')).toHaveLength(1);
-    expect(argumentsFor('allow').filter((argument) => argument.startsWith('--') && argument.includes('net'))).toEqual([]);
-    expect(argumentsFor('none').indexOf('--unshare-net')).toBeLessThan(argumentsFor('none').indexOf('--'));
+  it('renders --unshare-net exactly once for none and never for allow', async () => {
+    const argumentsFor = async (network: NetworkAccess): Promise<readonly string[]> => {
+      const wrapped = backend.wrap({ argv: ['true'], cwd: workspace }, policy('workspace-write', network));
+      await wrapped.release();
+      const end = wrapped.argv.indexOf('--');
+      return wrapped.argv.slice(0, end + 1);
+    };
+    const none = await argumentsFor('none');
+    expect(none.filter((argument) => argument === '--unshare-net')).toHaveLength(1);
+    expect((await argumentsFor('allow')).filter((argument) => argument.startsWith('--') && argument.includes('net'))).toEqual([]);
+    expect(none.indexOf('--unshare-net')).toBeLessThan(none.indexOf('--'));
   });
 
   it('a refused connect is not reported as a sandbox denial: result texts make no network claim', () => {

@@ -3,6 +3,23 @@ import { detectRunnerFailure } from '../command/detect-runner-failure.js';
 
 /** bwrap's own words when a mount destination is missing and cannot be created (bwrap 0.4–0.11). */
 const cannotCreate = /^bwrap: Can't create file at (.+): [^:]+$/;
+/** The stage helper's words when a mount's target is missing (`stageFailureLine`, errno 2: ENOENT). */
+const helperMountFailed = /^openwork sandbox: could not mount the staged writable roots \(mount failed at (.+), errno 2\); the command did not run$/;
+
+/** The targets of the stage helper's `N` (/dev/null) masks in `helper <ops> <operands…> …`. */
+function helperMasks(command: readonly string[]): Set<string> {
+  const masks = new Set<string>();
+  const ops = command[1] ?? '';
+  const operandCount: Readonly<Record<string, number>> = { O: 2, T: 1, N: 1, B: 2, C: 1 };
+  let next = 2;
+  for (const letter of ops) {
+    const count = operandCount[letter];
+    if (count === undefined) return masks;
+    if (letter === 'N' && command[next] !== undefined) masks.add(command[next] as string);
+    next += count;
+  }
+  return masks;
+}
 
 /**
  * Architecture §3.7: `wrap` masks every host socket (and credential file) it sees with
@@ -15,14 +32,21 @@ const cannotCreate = /^bwrap: Can't create file at (.+): [^:]+$/;
  */
 export function vanishedMaskTarget(argv: readonly string[], outcome: { readonly exitCode: number | null; readonly output: string }): string | undefined {
   const line = detectRunnerFailure({ exitCode: outcome.exitCode ?? 1, output: outcome.output })?.line;
-  const target = line === undefined ? undefined : cannotCreate.exec(line)?.[1];
-  if (target === undefined) return undefined;
-  // Only bwrap's own options count, never the command after `--`.
+  if (line === undefined) return undefined;
   const end = argv.indexOf('--');
   const options = end === -1 ? argv : argv.slice(0, end);
+  let target = cannotCreate.exec(line)?.[1];
   let masked = false;
-  for (let index = 0; index + 2 < options.length; index += 1) {
-    if (options[index] === '--ro-bind' && options[index + 1] === '/dev/null' && options[index + 2] === target) masked = true;
+  if (target !== undefined) {
+    // Only bwrap's own options count, never the command after `--`.
+    for (let index = 0; index + 2 < options.length; index += 1) {
+      if (options[index] === '--ro-bind' && options[index + 1] === '/dev/null' && options[index + 2] === target) masked = true;
+    }
+  } else {
+    // The stage helper masks sockets inside an overlay itself (`N <socket>`); ENOENT there is the same case.
+    target = helperMountFailed.exec(line)?.[1];
+    if (target === undefined || end === -1) return undefined;
+    masked = helperMasks(argv.slice(end + 1)).has(target);
   }
   if (!masked) return undefined;
   try {

@@ -8,9 +8,10 @@ export interface RunnerFailure {
   readonly line: string | undefined;
 }
 
-// bwrap and sandbox-exec prefix their own errors with their name; they fail before the command
-// starts, so the message is the first thing in the output (§3.5: not a kernel denial).
-const runnerMessage = /^(?:bwrap|sandbox-exec): .+$/;
+// bwrap, sandbox-exec and the stage helper prefix their own errors with their name; they fail
+// before the command starts, so the message is the first thing in the output (§3.5: not a kernel
+// denial).
+const runnerMessage = /^(?:bwrap|sandbox-exec|openwork sandbox): .+$/;
 
 /**
  * Recognises a runner failure — `bwrap: setting up uid map: Permission denied`,

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditGitRepositories, checkAccess, classifyGitDirectory, createSandboxPolicy } from '../index.js';
+import { checkAccess, createSandboxPolicy } from '../index.js';
 import type { SandboxPolicy } from '../index.js';
 
 // A git configuration that git itself refuses ("bad config line") or that cannot be read whole is
@@ -146,63 +146,5 @@ describe('findGitRedirections fails closed on a config it cannot read as git doe
     const policy = policyFor(repo, home);
     expect(writable(policy, path.join(repo, 'a.txt'))).toBe(true);
     expect(writable(policy, path.join(repo, '.git/config'))).toBe(false);
-  });
-});
-
-describe('classifyGitDirectory fails closed', () => {
-  it('a config git refuses is itself a reason, besides the keys before the bad line; harmless keys alone are not enough', () => {
-    const { home, repo } = repository('classify');
-    expect(classifyGitDirectory(path.join(repo, '.git'))).toEqual([]);
-    fs.appendFileSync(path.join(repo, '.git/config'), '[user]\n\tname = t\n\tfsmonitor = \\x\n');
-    expect(git(repo, home, 'status').stderr).toContain('bad config line');
-    const reasons = classifyGitDirectory(path.join(repo, '.git'));
-    expect(reasons).toHaveLength(1);
-    expect(reasons[0]).toMatch(/^its config cannot be read as git reads it \(line \d+: an unknown escape/);
-
-    const included = repository('classify-include');
-    mustGit(included.repo, included.home, 'config', 'include.path', 'elsewhere');
-    fs.appendFileSync(path.join(included.repo, '.git/config'), '[a "unclosed]\n');
-    expect(classifyGitDirectory(path.join(included.repo, '.git'))).toEqual([
-      'config sets include.path',
-      expect.stringMatching(/^its config cannot be read as git reads it \(line \d+: a subsection without its closing quote\)$/),
-    ]);
-  });
-});
-
-describe('auditGitRepositories fails closed', () => {
-  it('a repository a call made with a config git refuses is moved aside; a root repository whose config git refuses is reported unchecked', () => {
-    const { home, repo } = repository('audit');
-    const policy = policyFor(repo, home);
-    // What the call's command would do: a nested repository recorded as a gitlink, whose config
-    // holds only harmless keys before a line git refuses.
-    const nested = path.join(repo, 'vendor/lib');
-    fs.mkdirSync(nested, { recursive: true });
-    mustGit(nested, home, 'init', '-q');
-    mustGit(nested, home, 'commit', '-q', '--allow-empty', '-m', 'x');
-    mustGit(repo, home, 'add', 'vendor/lib');
-    fs.appendFileSync(path.join(nested, '.git/config'), '[core]\n\tbare = false\n\tfsmonitor = "planted\n');
-    const findings = auditGitRepositories(policy);
-    expect(findings).toEqual([
-      {
-        kind: 'moved',
-        repository: path.join(nested, '.git'),
-        linkedFrom: repo,
-        reasons: [expect.stringMatching(/^its config cannot be read as git reads it \(line \d+: a value without its closing quote\)$/)],
-        movedTo: path.join(nested, '.git.openwork-quarantine'),
-      },
-    ]);
-
-    const broken = repository('audit-root');
-    fs.appendFileSync(path.join(broken.repo, '.git/config'), '[core\n');
-    const rootFindings = auditGitRepositories(policyFor(broken.repo, broken.home));
-    expect(rootFindings).toEqual([
-      {
-        kind: 'unchecked',
-        repository: path.join(broken.repo, '.git'),
-        linkedFrom: broken.repo,
-        reasons: [expect.stringContaining('its config cannot be read as git reads it')],
-        movedTo: undefined,
-      },
-    ]);
   });
 });

@@ -189,25 +189,66 @@ function isInside(subject: string, folder: string, letterCase: LetterCase): bool
 export function findRepositoryHooksFolders(canonicalPath: string, top: string, homeDirectory: string | undefined, letterCase: LetterCase): SensitiveKindMatch[] {
   const matches: SensitiveKindMatch[] = [];
   for (let directory = canonicalPath; ; directory = path.posix.dirname(directory)) {
-    const dotGit = directory === '/' ? '/.git' : `${directory}/.git`;
-    if (kindOf(dotGit) !== 'missing') {
-      for (const file of configurationFilesOf(dotGit, homeDirectory)) {
-        const folders = hooksFoldersOf(file, directory, homeDirectory, 0, new Set());
-        if (folders === 'unreadable') {
-          matches.push({ kind: 'hooks-path', entry: canonicalPath });
-          continue;
-        }
-        for (const folder of folders) {
-          const canonical = canonicalizePathSync(folder, { cwd: '/', intent: 'may-create' });
-          for (const location of new Set([folder, ...(canonical.ok ? [canonical.path] : [])])) {
-            if (isInside(canonicalPath, location, letterCase)) matches.push({ kind: 'hooks-path', entry: location });
-          }
-        }
-      }
+    const hooks = repositoryHooksAt(directory, homeDirectory);
+    if (hooks.unreadable) matches.push({ kind: 'hooks-path', entry: canonicalPath });
+    for (const location of hooks.locations) {
+      if (isInside(canonicalPath, location, letterCase)) matches.push({ kind: 'hooks-path', entry: location });
     }
     if (directory === top || directory === '/' || !isInsideScopedPath(directory, { path: top, scope: 'subtree' })) break;
   }
   return matches.sort((a, b) => a.entry.length - b.entry.length);
+}
+
+/** What the repository whose work tree is `directory` (if any) names as hooks folders: each spelling, and whether a config could not be read. */
+interface RepositoryHooks {
+  readonly locations: readonly string[];
+  readonly unreadable: boolean;
+}
+
+const noRepository: RepositoryHooks = Object.freeze({ locations: [], unreadable: false });
+
+/**
+ * Folders already looked at during one judgment pass (`withRepositoryScan`): a pass over many
+ * changed paths (a call's staged writes) reads each folder's repository once, not once per path.
+ * Outside a pass nothing is kept, so a change made between two calls is always seen.
+ */
+let scanCache: Map<string, RepositoryHooks> | undefined;
+
+/** Runs `pass` with the folders it looks at read once each (and forgotten when it returns). */
+export function withRepositoryScan<T>(pass: () => T): T {
+  const outer = scanCache;
+  scanCache = outer ?? new Map();
+  try {
+    return pass();
+  } finally {
+    scanCache = outer;
+  }
+}
+
+function repositoryHooksAt(directory: string, homeDirectory: string | undefined): RepositoryHooks {
+  const key = `${directory}\0${homeDirectory ?? ''}`;
+  const known = scanCache?.get(key);
+  if (known !== undefined) return known;
+  let hooks = noRepository;
+  const dotGit = directory === '/' ? '/.git' : `${directory}/.git`;
+  if (kindOf(dotGit) !== 'missing') {
+    const locations: string[] = [];
+    let unreadable = false;
+    for (const file of configurationFilesOf(dotGit, homeDirectory)) {
+      const folders = hooksFoldersOf(file, directory, homeDirectory, 0, new Set());
+      if (folders === 'unreadable') {
+        unreadable = true;
+        continue;
+      }
+      for (const folder of folders) {
+        const canonical = canonicalizePathSync(folder, { cwd: '/', intent: 'may-create' });
+        for (const location of new Set([folder, ...(canonical.ok ? [canonical.path] : [])])) locations.push(location);
+      }
+    }
+    hooks = { locations, unreadable };
+  }
+  scanCache?.set(key, hooks);
+  return hooks;
 }
 
 /** The deepest entry of `regions` that holds `canonicalPath` (the path itself for an exact entry), if any. */

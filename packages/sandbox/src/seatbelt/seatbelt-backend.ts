@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { withGitAudit } from '../backend/with-git-audit.js';
 import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
 import type { SandboxAvailability, SandboxBackend, SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.js';
 import { goBuildCacheEnvironment } from '../backend/go-build-cache-environment.js';
@@ -100,7 +99,8 @@ export class SeatbeltBackend implements SandboxBackend {
     const profile = renderSeatbeltProfile(deriveSandboxLayout(policy), { hereDocumentDirectories: hereDocumentDirectories(policy) });
     const argv = seatbeltArguments(profile, command.argv);
     argv[0] = this.sandboxExecPath;
-    return withGitAudit({ argv, release: async () => {} }, policy);
+    // The profile denies the protected kinds of files at any depth itself (regex rules): nothing to do after the command.
+    return { argv, release: async () => {} };
   }
 
   /** §7.9: `GOCACHE` in a temp root, since the cache under home is not writable here (`goBuildCacheEnvironment`). */

@@ -4,6 +4,7 @@ import type { AccessDecision } from '../policy/access-decision.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
 import { HostDirectory } from './host-directory.js';
 import { judgeStagedWrite } from './judge-staged-write.js';
+import { withRepositoryScan } from '../policy/sensitive-kinds.js';
 import type { StagedApplyReport, StagedChange, StagedEntryType, StagedRefusal, StagedRoot, StagedSkip } from './staged-writes.js';
 
 /** Judges one host path a staged change would write (create, replace, remove). */
@@ -21,6 +22,18 @@ export interface ApplyStagedWritesOptions {
   readonly maxRecordedChanges?: number;
   /** Files up to this size have their bytes recorded (before and after) for undo: default 1 MiB. */
   readonly maxRecordedFileBytes?: number;
+  /**
+   * `move` (the command has ended): files leave the upper layer by rename where they can. `copy`
+   * (the command still runs, its overlay mounted): files are copied and the upper layer is never
+   * changed — what the command sees stays what it wrote.
+   */
+  readonly mode?: 'move' | 'copy';
+  /**
+   * Upper-layer entries already judged by an earlier pass over the same layer (`copy` passes of a
+   * running command), by path, with what they were then: an entry unchanged since is skipped.
+   * Filled by this pass.
+   */
+  readonly judged?: Map<string, string>;
   /** The judge; default `judgeStagedWrite` (`checkAccess(policy, path, 'write', 'process')` and what only the final state tells). */
   readonly judge?: StagedWriteJudge;
 }
@@ -92,7 +105,10 @@ function countBelow(folder: string): number {
 export function applyStagedWrites(policy: SandboxPolicy, roots: readonly StagedRoot[], options: ApplyStagedWritesOptions = {}): StagedApplyReport {
   const judge: StagedWriteJudge = options.judge ?? ((path, operation, staged, type) => judgeStagedWrite(policy, path, operation, staged, type));
   const run = new StagedApply(judge, options);
-  for (const root of roots) run.applyRoot(root);
+  // One pass: each folder's repository (its hooks folders) is read once, however many paths it holds.
+  withRepositoryScan(() => {
+    for (const root of roots) run.applyRoot(root);
+  });
   return run.report();
 }
 
@@ -108,12 +124,25 @@ class StagedApply {
   readonly #counts = { created: 0, modified: 0, deleted: 0 };
   /** Hard links made inside the upper layer: the first host path each upper inode was applied to. */
   readonly #linked = new Map<string, string>();
+  readonly #copy: boolean;
+  readonly #judged: Map<string, string> | undefined;
 
   constructor(judge: StagedWriteJudge, options: ApplyStagedWritesOptions) {
     this.#judge = judge;
     this.#opaqueFolders = options.opaqueFolders ?? (() => new Set());
     this.#maxRecorded = options.maxRecordedChanges ?? 1000;
     this.#maxFileBytes = options.maxRecordedFileBytes ?? MIB;
+    this.#copy = options.mode === 'copy';
+    this.#judged = options.judged;
+  }
+
+  /** True when an earlier pass judged this entry as it is now (and records it as judged now). */
+  #judgedBefore(staged: string, stats: fs.Stats): boolean {
+    if (this.#judged === undefined) return false;
+    const signature = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.mode}`;
+    if (this.#judged.get(staged) === signature) return true;
+    this.#judged.set(staged, signature);
+    return false;
   }
 
   report(): StagedApplyReport {
@@ -195,8 +224,13 @@ class StagedApply {
     for (const name of names) {
       const staged = `${upper}/${name}`;
       const stats = fs.lstatSync(staged);
+      if (!stats.isDirectory() && this.#judgedBefore(staged, stats)) continue;
       if (isWhiteout(stats)) {
-        if (host.lstat(name) !== undefined) this.#delete(host, name);
+        try {
+          if (host.lstat(name) !== undefined) this.#delete(host, name);
+        } catch (error) {
+          this.#skipped.push({ path: host.childPath(name), reason: `the host refused to remove it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
+        }
         continue;
       }
       const type = typeOf(stats);
@@ -204,9 +238,16 @@ class StagedApply {
         this.#skipped.push({ path: host.childPath(name), reason: 'a FIFO, socket or device made by the command is not applied to the host' });
         continue;
       }
-      if (type === 'directory') this.#applyDirectory(staged, stats, host, name);
-      else if (type === 'file') this.#applyFile(staged, stats, host, name);
-      else this.#applySymlink(staged, host, name);
+      try {
+        if (type === 'directory') this.#applyDirectory(staged, stats, host, name);
+        else if (type === 'file') this.#applyFile(staged, stats, host, name);
+        else this.#applySymlink(staged, host, name);
+      } catch (error) {
+        // The host refused what the rules allowed (permissions, a full disk, a read-only mount):
+        // that entry stays as it was on the host, the others go on.
+        const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        this.#skipped.push({ path: host.childPath(name), reason: `the host refused to take it (${code})` });
+      }
     }
   }
 
@@ -231,7 +272,7 @@ class StagedApply {
       if (existing === undefined) child.chmodSelf(hostMode(stats.mode));
       else if (hostMode(existing.mode) !== hostMode(stats.mode) && this.#allowed(path, 'modify', staged, 'directory')) {
         child.chmodSelf(hostMode(stats.mode));
-        this.#record({ path, kind: 'modified', type: 'directory', mode: hostMode(stats.mode) });
+        this.#record({ path, kind: 'modified', type: 'directory', mode: hostMode(stats.mode), beforeType: 'directory', beforeMode: hostMode(existing.mode) });
       }
       this.#applyFolder(staged, child, existing !== undefined && this.#opaque.has(staged));
     } finally {
@@ -252,10 +293,13 @@ class StagedApply {
       existing = undefined;
     }
     const before = existing?.isFile() === true ? this.#readRecorded(host.entry(name), existing.size) : undefined;
+    const previous = existing === undefined ? {} : this.#previous(host, name, existing);
     const after = this.#readRecorded(staged, stats.size);
     const key = `${stats.dev}:${stats.ino}`;
-    const linkedTo = stats.nlink > 1 ? this.#linked.get(key) : undefined;
-    if (linkedTo !== undefined) {
+    const linkedTo = stats.nlink > 1 && !this.#copy ? this.#linked.get(key) : undefined;
+    if (this.#copy) {
+      this.#copyInto(staged, stats, host, name);
+    } else if (linkedTo !== undefined) {
       // A hard link the command made between two staged names: linked again on the host.
       const temporary = this.#temporaryName(host, name);
       fs.linkSync(linkedTo, host.entry(temporary));
@@ -271,6 +315,7 @@ class StagedApply {
       type: 'file',
       mode,
       size: stats.size,
+      ...previous,
       ...(after !== undefined && (existing === undefined || before !== undefined) ? { after, before: before ?? null } : {}),
     });
   }
@@ -283,6 +328,11 @@ class StagedApply {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
     }
+    this.#copyInto(staged, stats, host, name);
+  }
+
+  /** Copies a staged file beside `name` and renames the copy over it (the staged file stays). */
+  #copyInto(staged: string, stats: fs.Stats, host: HostDirectory, name: string): void {
     const temporary = this.#temporaryName(host, name);
     try {
       fs.copyFileSync(staged, host.entry(temporary), fs.constants.COPYFILE_EXCL);
@@ -292,6 +342,18 @@ class StagedApply {
     } catch (error) {
       fs.rmSync(host.entry(temporary), { force: true });
       throw error;
+    }
+  }
+
+  /** What an entry about to be replaced was: its type, permission bits and, for a link, its target. */
+  #previous(host: HostDirectory, name: string, existing: fs.Stats): Pick<StagedChange, 'beforeType' | 'beforeMode' | 'beforeLinkTarget'> {
+    const type = typeOf(existing);
+    if (type === undefined) return {};
+    if (type !== 'symlink') return { beforeType: type, beforeMode: hostMode(existing.mode) };
+    try {
+      return { beforeType: type, beforeLinkTarget: fs.readlinkSync(host.entry(name)) };
+    } catch {
+      return { beforeType: type };
     }
   }
 
@@ -312,10 +374,11 @@ class StagedApply {
       if (!this.#delete(host, name)) return;
       existing = undefined;
     }
+    const previous = existing === undefined ? {} : this.#previous(host, name, existing);
     const temporary = this.#temporaryName(host, name);
     fs.symlinkSync(target, host.entry(temporary));
     fs.renameSync(host.entry(temporary), host.entry(name));
-    this.#record({ path, kind: existing === undefined ? 'created' : 'modified', type: 'symlink', linkTarget: target });
+    this.#record({ path, kind: existing === undefined ? 'created' : 'modified', type: 'symlink', linkTarget: target, ...previous });
   }
 
   /**

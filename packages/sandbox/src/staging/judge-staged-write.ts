@@ -3,6 +3,7 @@ import type { AccessDecision } from '../policy/access-decision.js';
 import { checkAccess } from '../policy/check-access.js';
 import { readGitConfigFile } from '../policy/git-config-entries.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
+import { sensitiveKindOf } from '../policy/sensitive-kind-of.js';
 import type { StagedEntryType, StagedRefusal } from './staged-writes.js';
 
 /**
@@ -110,6 +111,8 @@ export function judgeStagedWrite(policy: SandboxPolicy, path: string, operation:
   if (decision.allowed) return decision;
   const allow = (): AccessDecision => ({ allowed: true, path, access: 'write', tier: decision.tier });
   if (type === 'directory' && decision.tier === 'writable-root' && !decision.sandboxDenied) return allow();
+  // A repository's `.git` folder (new, or emptied of what the rules allow to remove): what is inside is judged entry by entry.
+  if (type === 'directory' && decision.tier === 'sensitive' && sensitiveKindOf(policy, path) === 'git-file') return allow();
   if (decision.tier !== 'sensitive' || operation === 'delete' || staged === undefined || type !== 'file') return decision;
   if (isHookSample(path)) return allow();
   if (isRepositoryConfig(path) && configRunsNothing(staged)) return allow();

@@ -4,11 +4,10 @@ import { isInsideAnyScopedPath, isInsideScopedPath } from '../policy/is-inside-s
 import { isInsideAnyProtectedEntry } from '../policy/letter-case.js';
 import { SandboxConfigurationError } from '../policy/sandbox-error.js';
 import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
+import { hostMounts, type HostMount } from './host-mounts.js';
 import type { StageMount } from './staged-command.js';
 import type { StagingArea } from './staging-area.js';
 
-/** Where the staging folder is bound inside the sandbox (bwrap's own `/dev` tmpfs: nothing on the host). */
-export const STAGE_MOUNT = '/dev/.openwork-stage';
 /** Where masks that must sit on top of an overlay are prepared before the helper moves them there. */
 const SIDE_MOUNTS = '/dev/.openwork-side';
 
@@ -26,14 +25,18 @@ export interface StagedHost {
   lstat(path: string): fs.Stats | undefined;
   /** UNIX sockets host processes listen on (§3.7). */
   listeningSockets(): readonly string[];
+  /** The host's mounts of real file systems (`hostMounts`). */
+  mounts(): readonly HostMount[];
 }
 
 export const realStagedHost = (listeningSockets: () => readonly string[]): StagedHost => ({
+  mounts: () => hostMounts(),
   lstat(path) {
     try {
-      return fs.statSync(path);
+      // Most names asked about (credentials) are missing: no exception for those.
+      return fs.statSync(path, { throwIfNoEntry: false });
     } catch {
-      return undefined;
+      return undefined; // ENOTDIR, EACCES, ELOOP: nothing there to mask
     }
   },
   listeningSockets,
@@ -49,7 +52,10 @@ const processFlags = ['--unshare-pid', '--die-with-parent', '--new-session', '--
 const kernelSettingsMounts = ['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger'] as const;
 
 function depthOf(path: string): number {
-  return path === '/' ? 0 : path.split('/').length - 1;
+  if (path === '/') return 0;
+  let depth = 0;
+  for (let index = path.indexOf('/'); index !== -1; index = path.indexOf('/', index + 1)) depth += 1;
+  return depth;
 }
 
 function parentOf(path: string): string {
@@ -57,28 +63,62 @@ function parentOf(path: string): string {
   return index <= 0 ? '/' : path.slice(0, index);
 }
 
+/** One folder to overlay; `mounted`: a mount of its own, whose lower layer is bound aside first. */
+export interface OverlayTarget {
+  readonly target: string;
+  readonly mounted: boolean;
+}
+
+function isBelow(path: string, folder: string): boolean {
+  return isInsideScopedPath(path, { path: folder, scope: 'subtree' });
+}
+
 /**
  * The host folders to overlay: every writable entry of the layout (writable roots and write
  * grants), each as its nearest existing folder (a grant of one file stages its folder: the
- * judgment keeps every other entry there as it was), without folders inside another one.
+ * judgment keeps every other entry there as it was), without folders inside another one — but with
+ * every writable mount of the host inside one (an overlay shows its lower layer without the mounts
+ * below it). In full-access (`/` writable) `/` itself cannot be one overlay: its folders are, and
+ * every mount. Read-only mounts are left as they are (a write there fails as on the host).
  */
-export function overlayTargets(layout: SandboxLayout, host: Pick<StagedHost, 'lstat'>): string[] {
+export function overlayTargets(layout: SandboxLayout, host: Pick<StagedHost, 'lstat'>, mounts: readonly HostMount[]): OverlayTarget[] {
   const folders = new Set<string>();
   for (const entry of [...layout.writable, ...layout.writableGrants]) {
     let folder = entry.path;
-    for (;;) {
-      const stats = host.lstat(folder);
-      if (stats?.isDirectory() === true) break;
-      if (folder === '/') break;
-      folder = parentOf(folder);
-    }
-    if (/^\/(dev|proc)(\/|$)/.test(folder)) continue;
+    while (folder !== '/' && host.lstat(folder)?.isDirectory() !== true) folder = parentOf(folder);
     folders.add(folder);
   }
-  const ordered = [...folders].sort((a, b) => depthOf(a) - depthOf(b) || (a < b ? -1 : 1));
-  const kept: string[] = [];
-  for (const folder of ordered) if (!kept.some((outer) => isInsideScopedPath(folder, { path: outer, scope: 'subtree' }))) kept.push(folder);
-  return kept;
+  if (folders.has('/')) {
+    folders.delete('/');
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync('/');
+    } catch {
+      // nothing to list: the mounts below still count
+    }
+    for (const name of names) {
+      const folder = `/${name}`;
+      if (['proc', 'sys', 'dev'].includes(name)) continue;
+      const stats = fs.lstatSync(folder, { throwIfNoEntry: false });
+      if (stats?.isDirectory() === true) folders.add(folder);
+    }
+    folders.add('/'); // marks "every mount below /"
+  }
+  const writableMounts = mounts.filter((mount) => !mount.readOnly && mount.mountPoint !== '/');
+  const ordered = [...folders].filter((folder) => folder !== '/' && !/^\/(dev|proc|sys)(\/|$)/.test(folder)).sort((a, b) => depthOf(a) - depthOf(b) || (a < b ? -1 : 1));
+  const kept: OverlayTarget[] = [];
+  const mountedAt = new Set(writableMounts.map((mount) => mount.mountPoint));
+  for (const folder of ordered) {
+    if (kept.some((outer) => isBelow(folder, outer.target))) continue;
+    kept.push({ target: folder, mounted: mountedAt.has(folder) });
+  }
+  // Mounts below an overlaid folder (or anywhere, in full-access), parents first.
+  const everywhere = folders.has('/');
+  const nested = writableMounts
+    .filter((mount) => (everywhere || kept.some((outer) => isBelow(mount.mountPoint, outer.target))) && !kept.some((outer) => outer.target === mount.mountPoint))
+    .sort((a, b) => depthOf(a.mountPoint) - depthOf(b.mountPoint));
+  for (const mount of nested) kept.push({ target: mount.mountPoint, mounted: true });
+  return kept.sort((a, b) => depthOf(a.target) - depthOf(b.target) || (a.target < b.target ? -1 : 1));
 }
 
 /** overlayfs splits its options at `,` and lower layers at `:`; `\` escapes. Such a path cannot be staged. */
@@ -97,17 +137,23 @@ function checkOptionPath(path: string): void {
  * the helper on top of them, since an overlay shows its lower layer without the mounts below it).
  * No mount point and no file is ever created on the host.
  */
-export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCommand, area: StagingArea, host: StagedHost): StagedRendering {
+export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCommand, area: StagingArea, host: StagedHost, mounted: ReadonlySet<string> = new Set()): StagedRendering {
   const targets = area.roots.map((root) => root.target);
   const insideOverlay = (path: string): boolean => targets.some((target) => isInsideScopedPath(path, { path: target, scope: 'subtree' }));
   const args: string[] = [...processFlags, ...(layout.network === 'none' ? ['--unshare-net'] : []), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...kernelSettingsMounts];
   const mounts: StageMount[] = [];
-  for (const root of area.roots) {
-    checkOptionPath(root.target);
-    mounts.push({ kind: 'overlay', target: root.target, lower: root.target, upper: `${STAGE_MOUNT}/${root.name}/upper`, work: `${STAGE_MOUNT}/${root.name}/work` });
-  }
   let sides = 0;
   const side = (): string => `${SIDE_MOUNTS}/${(sides += 1)}`;
+  for (const root of area.roots) {
+    checkOptionPath(root.target);
+    // A mount of its own: bound aside before any overlay, so its lower layer is that file system.
+    let lower = root.target;
+    if (mounted.has(root.target)) {
+      lower = side();
+      args.push('--ro-bind', root.target, lower);
+    }
+    mounts.push({ kind: 'overlay', target: root.target, lower, upper: `${area.mountPoint}/${root.name}/upper`, work: `${area.mountPoint}/${root.name}/work` });
+  }
 
   // Tier 2: credential paths neither readable nor writable (architecture §3.2), grants reopening parts.
   const grants: ScopedPath[] = [...layout.readableGrants, ...layout.writableGrants];
@@ -164,9 +210,9 @@ export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCo
     }
   }
 
-  args.push('--bind', area.folder, STAGE_MOUNT);
+  args.push('--bind', area.folder, area.mountPoint);
   // The staging folder is the helper's business only: hidden before the command runs.
-  mounts.push({ kind: 'readonly-empty', target: STAGE_MOUNT });
+  mounts.push({ kind: 'readonly-empty', target: area.mountPoint });
   if (sides > 0) mounts.push({ kind: 'readonly-empty', target: SIDE_MOUNTS });
   args.push('--chdir', command.cwd);
   return { bubblewrapArguments: args, mounts, cwd: command.cwd, command: command.argv };

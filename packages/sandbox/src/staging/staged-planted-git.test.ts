@@ -176,6 +176,8 @@ describe('staged writes: planted git below a writable root (real bubblewrap)', (
     expect(fs.existsSync(path.join(layout.repository, '.envrc'))).toBe(false);
     expect(fs.existsSync(path.join(layout.repository, '.vscode'))).toBe(false);
     expect(fs.readFileSync(path.join(layout.workspace, 'fresh', 'deep', 'file'), 'utf8')).toBe('ok\n');
+    // The new repository arrives (its objects, refs and HEAD), without what would run a program.
+    expect(fs.existsSync(path.join(layout.workspace, 'fresh', 'deep', '.git', 'HEAD'))).toBe(true);
     expect(fs.existsSync(path.join(layout.workspace, 'fresh', 'deep', '.git', 'hooks', 'post-checkout'))).toBe(false);
     const freshConfig = path.join(layout.workspace, 'fresh', 'deep', '.git', 'config');
     expect(fs.existsSync(freshConfig) ? fs.readFileSync(freshConfig, 'utf8') : '').not.toContain('fsmonitor');

@@ -22,6 +22,10 @@ export interface StagedChange {
   readonly size?: number;
   /** Where a symbolic link points (after the change; before it, for a deletion). */
   readonly linkTarget?: string;
+  /** For a modification: what the entry was before (its type, permission bits, a link's target). */
+  readonly beforeType?: StagedEntryType;
+  readonly beforeMode?: number;
+  readonly beforeLinkTarget?: string;
   /**
    * The file's bytes before and after (`null`: it did not exist), recorded for undo while the
    * call's recording budget lasts (`ApplyStagedWritesOptions`): absent when not recorded.

@@ -15,6 +15,11 @@ export interface StagingRoot extends StagedRoot {
 /** The per-call staging folder: one upper and one work folder per overlaid root. */
 export interface StagingArea {
   readonly folder: string;
+  /**
+   * Where the sandbox sees the folder: in bwrap's own `/dev` (nothing is made on the host), under a
+   * name of this call only, so that the call's processes can be told by their mounts.
+   */
+  readonly mountPoint: string;
   readonly roots: readonly StagingRoot[];
   /** Removes the folder and everything still in it (after the changes were applied). */
   remove(): void;
@@ -48,6 +53,30 @@ export function removeStagingFolder(folder: string): void {
   fs.rmSync(folder, { recursive: true, force: true });
 }
 
+/**
+ * Ends every process that still has `folder` in its arguments: a sandbox whose host was killed in
+ * the moment before bwrap armed `--die-with-parent` outlives it (bwrap is told the staging folder
+ * by name, so its own arguments say whose it is).
+ */
+function endSandboxesOf(folder: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync('/proc');
+  } catch {
+    return;
+  }
+  const needle = Buffer.from(`\0${folder}\0`);
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const cmdline = Buffer.concat([Buffer.from([0]), fs.readFileSync(`/proc/${name}/cmdline`)]);
+      if (cmdline.includes(needle)) process.kill(Number(name), 'SIGKILL'); // bwrap: its PID namespace goes with it
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+}
+
 /** Removes staging folders whose process has ended (a crash or `kill -9` mid-call, architecture §3.7). */
 function reapStagingFolders(base: string): void {
   let names: string[];
@@ -60,6 +89,7 @@ function reapStagingFolders(base: string): void {
     const owner = ownedName.exec(name);
     if (owner === null || Number(owner[1]) === process.pid || isAlive(Number(owner[1]))) continue;
     try {
+      endSandboxesOf(`${base}/${name}`);
       removeStagingFolder(`${base}/${name}`);
     } catch {
       // another process reaps it right now
@@ -73,8 +103,12 @@ function reapStagingFolders(base: string): void {
  * the shared-memory file system. The candidate on the same file system as the first root comes
  * first, so applying a change is a rename, not a copy.
  */
+function stagingCandidates(openworkHome: string): string[] {
+  return [`${openworkHome}/staging`, `/dev/shm/openwork-${os.userInfo().uid}/staging`];
+}
+
 export function stagingBases(openworkHome: string, targets: readonly string[]): string[] {
-  const candidates = [`${openworkHome}/staging`, `/dev/shm/openwork-${os.userInfo().uid}/staging`];
+  const candidates = stagingCandidates(openworkHome);
   const clear = candidates.filter(
     (base) => !targets.some((target) => isInsideScopedPath(base, { path: target, scope: 'subtree' }) || isInsideScopedPath(target, { path: base, scope: 'subtree' })),
   );
@@ -104,12 +138,21 @@ export function stagingBases(openworkHome: string, targets: readonly string[]): 
  */
 export function createStagingArea(openworkHome: string, targets: readonly string[]): StagingArea {
   const bases = stagingBases(openworkHome, targets);
+  // Folders of ended processes go from every place a call may have staged, not only this call's.
+  for (const base of stagingCandidates(openworkHome)) reapStagingFolders(base);
   const failures: string[] = [];
   for (const base of bases) {
     try {
-      fs.mkdirSync(base, { recursive: true, mode: 0o700 });
-      reapStagingFolders(base);
-      const folder = fs.mkdtempSync(`${base}/${process.pid}-`);
+      // Another process's last call may remove the shared folder right after we made it: make it again.
+      let folder: string | undefined;
+      for (let attempt = 0; folder === undefined; attempt += 1) {
+        fs.mkdirSync(base, { recursive: true, mode: 0o700 });
+        try {
+          folder = fs.mkdtempSync(`${base}/${process.pid}-`);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 10) throw error;
+        }
+      }
       const roots = targets.map((target, index) => {
         const name = `r${index}`;
         fs.mkdirSync(`${folder}/${name}`);
@@ -117,7 +160,16 @@ export function createStagingArea(openworkHome: string, targets: readonly string
         fs.mkdirSync(`${folder}/${name}/work`);
         return { target, upper: `${folder}/${name}/upper`, work: `${folder}/${name}/work`, name };
       });
-      return { folder, roots, remove: () => removeStagingFolder(folder) };
+      const remove = (): void => {
+        removeStagingFolder(folder);
+        // The shared folder goes with the last call that used it (another process may be adding one: then it stays).
+        try {
+          fs.rmdirSync(base);
+        } catch {
+          // not empty, or gone
+        }
+      };
+      return { folder, mountPoint: `/dev/.openwork-stage-${folder.slice(folder.lastIndexOf('/') + 1)}`, roots, remove };
     } catch (error) {
       failures.push(`${base}: ${(error as Error).message}`);
     }

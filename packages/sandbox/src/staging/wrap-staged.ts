@@ -10,6 +10,9 @@ import type { StagedHost } from './render-staged-bubblewrap.js';
 import { stagedCommand } from './staged-command.js';
 import type { StagedApplyReport } from './staged-writes.js';
 import { createStagingArea } from './staging-area.js';
+import { findStagedProcess, reflectHostWrites } from './reflect-host-writes.js';
+
+const emptyReport: StagedApplyReport = { changes: [], refused: [], skipped: [], counts: { created: 0, modified: 0, deleted: 0 }, complete: true };
 
 /** How many refused changes the model is told of one by one; the rest are counted. */
 const listedRefusals = 20;
@@ -32,6 +35,13 @@ export function formatStagedRefusals(report: StagedApplyReport): string[] {
   return [lines.join('\n')];
 }
 
+/** A staged call: `release()` and `sync()` always report what they applied and refused. */
+export interface StagedWrappedCommand extends Omit<WrappedCommand, 'release' | 'sync' | 'reflect'> {
+  release(): Promise<StagedReleaseReport>;
+  sync(): Promise<StagedReleaseReport>;
+  reflect(paths: readonly string[]): Promise<void>;
+}
+
 /** What a staged call's `release()` reports: the notices for the model and what was applied. */
 export interface StagedReleaseReport extends SandboxReleaseReport {
   readonly staged: StagedApplyReport;
@@ -49,13 +59,14 @@ export function wrapStaged(
   policy: SandboxPolicy,
   layout: SandboxLayout,
   host: StagedHost = realStagedHost(listeningUnixSockets),
-): WrappedCommand & { release(): Promise<StagedReleaseReport> } {
+): StagedWrappedCommand {
   const helper = installStageMountHelper(policy.openworkHome);
-  const targets = overlayTargets(layout, host);
+  const overlays = overlayTargets(layout, host, host.mounts());
+  const targets = overlays.map((overlay) => overlay.target);
   const area = createStagingArea(policy.openworkHome, targets);
   let argv: string[];
   try {
-    const rendering = renderStagedBubblewrap(layout, command, area, host);
+    const rendering = renderStagedBubblewrap(layout, command, area, host, new Set(overlays.filter((overlay) => overlay.mounted).map((overlay) => overlay.target)));
     // The working folder was entered before the overlays covered it: the helper enters it again by its name.
     const mounts = [...rendering.mounts, { kind: 'chdir' as const, target: command.cwd }];
     argv = [bwrapPath, ...rendering.bubblewrapArguments, '--', ...stagedCommand(helper, mounts, { argv: rendering.command, cwd: command.cwd }).argv];
@@ -64,8 +75,20 @@ export function wrapStaged(
     throw error;
   }
   let released: Promise<StagedReleaseReport> | undefined;
+  const judged = new Map<string, string>();
+  let stagedProcess: number | undefined;
   return {
     argv,
+    async sync(): Promise<StagedReleaseReport> {
+      if (released !== undefined) return { notices: [], staged: emptyReport };
+      const staged = applyStagedWrites(policy, area.roots, { mode: 'copy', judged, opaqueFolders: (folders) => readOverlayOpaque(helper, folders) });
+      return { notices: [], staged };
+    },
+    async reflect(paths: readonly string[]): Promise<void> {
+      if (released !== undefined || paths.length === 0) return;
+      stagedProcess = findStagedProcess(`upperdir=${area.mountPoint}/`, stagedProcess);
+      if (stagedProcess !== undefined) reflectHostWrites(stagedProcess, targets, paths);
+    },
     release(): Promise<StagedReleaseReport> {
       released ??= (async () => {
         try {

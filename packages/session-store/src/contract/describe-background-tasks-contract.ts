@@ -10,7 +10,7 @@ function task(taskId: string, extra: Partial<NewBackgroundTaskRecord> = {}): New
 }
 
 /**
- * Issue 26: background task records (a task's final state and output tail survive its host): part
+ * Background bash: background task records (a task's final state and output tail survive its host): part
  * of the one `SessionStore` contract suite, run unchanged against every store.
  */
 export function describeBackgroundTaskContract(stores: ContractStores): void {

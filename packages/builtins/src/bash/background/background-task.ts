@@ -1,8 +1,12 @@
 import { BoundedCapture, ProcessStdin, type ProcessOutcome } from '@openwork/process-backend';
+import type { WrappedCommand } from '@openwork/sandbox';
 import type { BuiltinAgent } from '../../registry/builtin-agent.js';
 import { cleanTerminalOutput, unfinishedTerminalSequenceLength } from '../../text/clean-terminal-output.js';
 import type { SpillLocation } from '../../spill/spill-location.js';
 import type { BackgroundTaskArtifact, BackgroundTaskState } from './background-task-state.js';
+
+/** How often a running task's staged writes are applied to the host (architecture §3.10). */
+export const SANDBOX_SYNC_MS = 1000;
 
 /** What one read of a task returns: the output since the previous read, bounded like bash (§7.9). */
 export interface TaskRead {
@@ -62,6 +66,8 @@ export class BackgroundTask {
   #totalBytes = 0;
   readonly #listeners = new Set<() => void>();
   #ended: Promise<void> = Promise.resolve();
+  #sandbox: WrappedCommand | undefined;
+  #syncTimer: NodeJS.Timeout | undefined;
 
   constructor(start: BackgroundTaskStart) {
     this.id = start.id;
@@ -105,6 +111,32 @@ export class BackgroundTask {
     return this.#controller.signal;
   }
 
+  /**
+   * Binds the task's sandbox: where it stages writes, what the task wrote is applied to the host
+   * every `SANDBOX_SYNC_MS` while it runs (one pass at a time), and `reflect` shows it the file
+   * tools' writes.
+   */
+  attachSandbox(wrapped: WrappedCommand): void {
+    this.#sandbox = wrapped;
+    const sync = wrapped.sync?.bind(wrapped);
+    if (sync === undefined) return;
+    let running = false;
+    this.#syncTimer = setInterval(() => {
+      if (running || this.#state !== 'running') return;
+      running = true;
+      sync()
+        .catch(() => undefined)
+        .finally(() => (running = false));
+    }, SANDBOX_SYNC_MS);
+    this.#syncTimer.unref();
+  }
+
+  /** Host paths the file tools just wrote, shown to the running task (its watchers see them). */
+  async reflect(paths: readonly string[]): Promise<void> {
+    if (this.#state !== 'running') return;
+    await this.#sandbox?.reflect?.(paths).catch(() => undefined);
+  }
+
   /** Binds the run: `ended` settles once the process is gone and its sandbox claim released. */
   attach(ended: Promise<void>): void {
     this.#ended = ended;
@@ -134,8 +166,10 @@ export class BackgroundTask {
   }
 
   /** The process is gone: its state from the outcome (`killed` when we killed it). */
-  settle(outcome: ProcessOutcome, runnerFailure: string | undefined): void {
+  settle(outcome: ProcessOutcome, runnerFailure: string | undefined, notices: readonly string[] = []): void {
     this.#exitCode = outcome.exitCode;
+    // What the sandbox kept from the host (refused staged writes) is part of what the task printed.
+    for (const notice of notices) this.receive(Buffer.from(`\n${notice}\n`));
     if (outcome.status === 'failed') this.#end('failed', outcome.error ?? 'the process could not be started or read');
     else if (outcome.status === 'outcome_unknown') this.#end('failed', `it was to be stopped, but its processes could not be confirmed gone: ${outcome.error ?? 'unknown'}`);
     else if (runnerFailure !== undefined) this.#end('failed', `the kernel sandbox failed to start (${runnerFailure}); nothing ran`);
@@ -231,6 +265,8 @@ export class BackgroundTask {
   }
 
   #end(state: BackgroundTaskState, problem: string | undefined): void {
+    if (this.#syncTimer !== undefined) clearInterval(this.#syncTimer);
+    this.#syncTimer = undefined;
     if (this.#state !== 'running') return;
     if (this.#held.length > 0) {
       this.#remember(this.#held);

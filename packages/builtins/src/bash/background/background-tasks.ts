@@ -51,6 +51,14 @@ export class BackgroundTasks {
     return this.list().filter((task) => task.state === 'running');
   }
 
+  /**
+   * Host paths a file tool just wrote: every running task whose sandbox stages writes sees them
+   * through its overlay (a dev server's or watcher's own inotify fires), architecture §3.10.
+   */
+  async reflect(paths: readonly string[]): Promise<void> {
+    await Promise.all(this.running().map((task) => task.reflect(paths)));
+  }
+
   get(id: string): BackgroundTask | undefined {
     return this.#tasks.get(id);
   }

@@ -4,7 +4,7 @@ import { runSandboxedBash, type SandboxedBashRequest } from '../run-sandboxed-ba
 import type { BackgroundTask } from './background-task.js';
 
 /** A background run: the request of a foreground one without timeout, signal, progress and spill. */
-export type BackgroundBashRequest = Omit<SandboxedBashRequest, 'timeoutMs' | 'signal' | 'onProgress' | 'onOutput' | 'spill' | 'stdin'>;
+export type BackgroundBashRequest = Omit<SandboxedBashRequest, 'timeoutMs' | 'signal' | 'onProgress' | 'onOutput' | 'spill' | 'stdin' | 'onWrapped'>;
 
 /**
  * Starts `task` through THE one runner of bash (`runSandboxedBash`, acceptance 10d: wrapped with
@@ -22,10 +22,13 @@ export function startBackgroundBash(session: ToolSessionContext, task: Backgroun
     spill: task.spill,
     // Issue 26 bash_input: the task's stdin is a pipe (the terminal's input with tty), not /dev/null.
     stdin: task.stdin,
+    // Staged writes (architecture §3.10): the task's writes reach the host while it runs, and the
+    // file tools' writes reach its watchers.
+    onWrapped: (wrapped) => task.attachSandbox(wrapped),
   }).then(
     (result) => {
       if (result.kind === 'unavailable') task.fail(`the kernel sandbox is unavailable (${result.reason}); nothing ran`);
-      else task.settle(result.outcome, detectRunnerFailure({ exitCode: result.outcome.exitCode, output: result.outcome.output })?.reason);
+      else task.settle(result.outcome, detectRunnerFailure({ exitCode: result.outcome.exitCode, output: result.outcome.output })?.reason, result.notices);
     },
     (error: unknown) => task.fail(`bash could not be started: ${error instanceof Error ? error.message : String(error)}`),
   );

@@ -1,8 +1,8 @@
 /**
- * An "openwork process" for the kill -9 test of background bash (issue 26): a session on the real
- * bubblewrap sandbox (its own registry folder) that starts two background tasks through a
- * finalized toolset, prints their ids as one JSON line, and then waits to be killed.
- * Argument: `{ workspace, home, registryDirectory, token }` as JSON.
+ * An "openwork process" for the kill -9 test of background bash: a session on the real bubblewrap
+ * sandbox that starts two background tasks through a finalized toolset, prints their ids as one
+ * JSON line, and then waits to be killed.
+ * Argument: `{ workspace, home, token }` as JSON.
  */
 import { BubblewrapBackend } from '@openwork/sandbox';
 import { ToolResult } from '@openwork/tools-contract';
@@ -11,7 +11,6 @@ import { finalizeBuiltinToolset, sessionSandboxPolicy, ToolSessionContext } from
 interface HostArguments {
   readonly workspace: string;
   readonly home: string;
-  readonly registryDirectory: string;
   readonly token: string;
 }
 
@@ -19,7 +18,7 @@ const configuration = JSON.parse(process.argv[2] ?? '{}') as HostArguments;
 const session = ToolSessionContext.local({
   workingDirectory: configuration.workspace,
   homeDirectory: configuration.home,
-  sandbox: new BubblewrapBackend({ registryDirectory: configuration.registryDirectory }),
+  sandbox: new BubblewrapBackend(),
   sessionId: 'kill-9',
   processEnvironment: { PATH: '/usr/bin:/bin', HOME: configuration.home },
 });

@@ -39,6 +39,8 @@ export class RecordingSandboxBackend implements SandboxBackend {
     this.wraps.push(record);
     return {
       argv,
+      ...(wrapped.sync === undefined ? {} : { sync: () => (wrapped.sync as NonNullable<WrappedCommand['sync']>)() }),
+      ...(wrapped.reflect === undefined ? {} : { reflect: (paths: readonly string[]) => (wrapped.reflect as NonNullable<WrappedCommand['reflect']>)(paths) }),
       release: async () => {
         record.released += 1;
         return wrapped.release();

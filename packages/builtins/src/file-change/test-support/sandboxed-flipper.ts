@@ -4,7 +4,7 @@ import type { ToolResult } from '@openwork/tools-contract';
 import type { BuiltinsFixture } from '../../test-support/builtins-fixture.js';
 
 /**
- * The attacker of issue 23 item 5, run the way a prompt-injected model of another session would:
+ * The attacker of the race tests (architecture §3.7), run the way a prompt-injected model of another session would:
  * one `bash` call through the real bubblewrap sandbox that swaps each `folder` between the real
  * folder and a symbolic link to `linkTarget` (somewhere the sandbox cannot write: the home) as
  * fast as it can, with plain renames, until `stopFile` appears. It also tries to hard-link a home

@@ -11,8 +11,6 @@ export interface HostConfiguration {
   readonly home: string;
   readonly openworkHome: string;
   readonly temp: string;
-  /** The registry of this test (hermetic: other processes on the machine use the default one). */
-  readonly registryDirectory: string;
   readonly mode: SandboxMode;
   /** Bash scripts run in turn, `rounds` times over. */
   readonly calls: readonly string[];

@@ -7,7 +7,7 @@ import { BubblewrapBackend, createSandboxPolicy } from '../../index.js';
 import type { HostConfiguration } from './host-processes.js';
 
 const configuration = JSON.parse(process.argv[2] as string) as HostConfiguration;
-const backend = new BubblewrapBackend({ registryDirectory: configuration.registryDirectory });
+const backend = new BubblewrapBackend();
 const policy = createSandboxPolicy({
   mode: configuration.mode,
   workspaceRoots: [configuration.workspace],

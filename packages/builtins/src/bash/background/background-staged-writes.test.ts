@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ToolResult } from '@openwork/tools-contract';
+import { describe, expect, it } from 'vitest';
+import { backgroundFixtures, backgroundTaskOf } from '../test-support/background-fixtures.js';
+import type { BashFixture } from '../test-support/bash-fixture.js';
+import { eventually } from '../test-support/process-table.js';
+
+const { create: bashFixture } = backgroundFixtures();
+
+/**
+ * A watcher on inotify, as dev servers and build watchers use it: prints one line per change of
+ * `watched.txt` with its new content. Python's ctypes reaches libc's inotify without a package.
+ */
+const watcher = `exec python3 -u -c '
+import ctypes, os, struct
+libc = ctypes.CDLL(None)
+fd = libc.inotify_init()
+libc.inotify_add_watch(fd, b".", 0x2 | 0x8 | 0x80 | 0x100)
+print("watching", flush=True)
+while True:
+    data = os.read(fd, 4096)
+    i = 0
+    while i < len(data):
+        wd, mask, cookie, n = struct.unpack_from("iIII", data, i)
+        name = data[i + 16:i + 16 + n].rstrip(b"\\0").decode()
+        i += 16 + n
+        if name == "watched.txt":
+            print("saw " + open("watched.txt").read().strip(), flush=True)
+'`;
+
+async function outputOf(fixture: BashFixture, taskId: string, needle: string, seenAlready: string, attempts = 20): Promise<string> {
+  let seen = seenAlready;
+  for (let attempt = 0; attempt < attempts && !seen.includes(needle); attempt += 1) {
+    seen += ToolResult.text(await fixture.call('bash_output', { taskId, waitMs: 1000 }));
+  }
+  return seen;
+}
+
+describe('background tasks under staged writes (architecture §3.10)', () => {
+  it("a watcher in a background task sees the model's edit of the file it watches, within a second", async () => {
+    const fixture = await bashFixture();
+    await writeFile(join(fixture.workspace, 'watched.txt'), 'first\n');
+    const started = await fixture.call('bash', { command: watcher, runInBackground: true, yieldMs: 300, description: 'watcher' });
+    expect(started.status, ToolResult.text(started)).toBe('succeeded');
+    const { taskId } = backgroundTaskOf(started);
+    expect(await outputOf(fixture, taskId, 'watching', ToolResult.text(started))).toContain('watching');
+
+    expect(ToolResult.text(await fixture.call('read', { path: 'watched.txt' }))).toContain('first');
+    const edited = await fixture.call('edit', { filePath: 'watched.txt', oldString: 'first', newString: 'second' });
+    expect(edited.status, ToolResult.text(edited)).toBe('succeeded');
+    // One bash_output waiting at most a second: the watcher's event is already there or arrives in it.
+    const seen = ToolResult.text(await fixture.call('bash_output', { taskId, waitMs: 1000 }));
+    expect(seen).toContain('saw second');
+    await fixture.call('bash_kill', { taskId });
+    // What the watcher saw equals the host: applying the task's layer changed nothing.
+    expect(await readFile(join(fixture.workspace, 'watched.txt'), 'utf8')).toBe('second\n');
+  });
+
+  it("a running task's writes reach the host while it runs; a refused one never does and is reported", async () => {
+    const fixture = await bashFixture();
+    const command = 'echo built > out.txt; mkdir -p sub/.git/hooks; echo evil > sub/.git/hooks/pre-commit; echo ready; exec sleep 60';
+    const started = await fixture.call('bash', { command, runInBackground: true, yieldMs: 300, description: 'builder' });
+    const { taskId } = backgroundTaskOf(started);
+    expect(await outputOf(fixture, taskId, 'ready', ToolResult.text(started))).toContain('ready');
+    expect(await eventually(() => existsSync(join(fixture.workspace, 'out.txt')), 200)).toBe(true);
+    expect(await readFile(join(fixture.workspace, 'out.txt'), 'utf8')).toBe('built\n');
+    expect(existsSync(join(fixture.workspace, 'sub', '.git', 'hooks', 'pre-commit'))).toBe(false);
+    const killed = ToolResult.text(await fixture.call('bash_kill', { taskId }));
+    const after = killed + ToolResult.text(await fixture.call('bash_output', { taskId }));
+    expect(after).toMatch(/not applied: .*sub\/\.git\/hooks/s);
+    expect(existsSync(join(fixture.workspace, 'sub', '.git', 'hooks', 'pre-commit'))).toBe(false);
+  });
+});
