@@ -17,8 +17,6 @@ interface PlannedStep extends ProbeStep {
 }
 
 interface Disagreement {
-  /** The renderer that ran it (full-access always renders the legacy way). */
-  readonly renderer: 'staged' | 'legacy';
   readonly variant: ParityCorpusVariant;
   readonly mode: SandboxMode;
   readonly grantSet: string;
@@ -40,49 +38,9 @@ interface Disagreement {
  * each must still occur — a stale entry fails the test too.
  */
 const knownLimits: ReadonlyArray<{ readonly name: string; readonly reason: string; readonly matches: (case_: Disagreement) => boolean }> = [
-  {
-    name: 'an exactly granted file is a mount point',
-    reason:
-      'an exact write grant on a file inside a read-only area is a bind mount of that one file: it can be rewritten ' +
-      'in place, but unlinking or renaming over it needs a writable directory (EROFS) or hits the mount point (EBUSY)',
-    matches: (case_) =>
-      case_.renderer === 'legacy' &&
-      case_.exactlyGranted &&
-      (case_.operation === 'delete' || case_.operation === 'rename-over') &&
-      case_.fence &&
-      !case_.kernel,
-  },
-  {
-    name: 'a folder that holds a protected symbolic link is sealed',
-    reason:
-      'bubblewrap cannot make a symbolic link a mount point, so the home directory, which holds linked dotfiles, is bound ' +
-      'read-only with each of its files and folders bound writable again wherever it is writable (full-access, workspace = ' +
-      'HOME, a write grant on it): its entries can be written, but none can be created, removed or replaced directly in ' +
-      'it, although the fence allows that outside the protected names',
-    matches: (case_) =>
-      case_.renderer === 'legacy' &&
-      case_.folder === 'home' &&
-      case_.operation !== 'read' &&
-      case_.operation !== 'list' &&
-      case_.operation !== 'append' &&
-      case_.fence &&
-      !case_.kernel,
-  },
-  {
-    name: 'stagedWrites: false protects tier 3 kinds only at the places it knows',
-    reason:
-      'the mount-per-name renderer binds git\'s hooks and config, .envrc and editor folders read-only at the writable ' +
-      'roots and HOME only; the same kinds below them (a nested repository, .envrc one folder down) stay writable. ' +
-      'Staged writes judge every path by kind (architecture §3.10); full-access still renders this way and is NOT ' +
-      'excused here (its disagreements stay unexplained)',
-    matches: (case_) =>
-      case_.renderer === 'legacy' &&
-      case_.mode !== 'full-access' &&
-      !case_.fence &&
-      case_.kernel &&
-      // The corpus' kinds below the roots: nested repositories under projects/, editor files and .envrc under a/.
-      /^(ws|home)\/(projects|a)\//.test(case_.input),
-  },
+  // None: staged writes judge every written path with the fence's own check (architecture §3.10).
+  // The earlier renderer's limits (an exactly granted file as a mount point, a home holding a
+  // protected link sealed) went with it.
 ];
 
 let scratch: string;
@@ -237,17 +195,17 @@ function plan(corpus: ParityCorpus): PlannedStep[][] {
 function runsOf(phases: readonly PlannedStep[][], judgeAt: ProbeJudgement): PlannedStep[][] {
   if (judgeAt === 'each-step') return [phases.flat()];
   const runs: PlannedStep[][] = [];
-  // A git config the judge reads (tier 3 kinds: a config that cannot be read makes its repository
-  // `hooks-path`, failing closed) is changed in a run of its own, after the phase's other steps:
-  // within one release() the answer for an entry would depend on whether it sorts before the config.
-  const changesConfig = (step: PlannedStep): boolean => hostEntries(step).some((entry) => path.basename(entry).toLowerCase() === 'config');
+  // A repository's config is what the judge reads to know a core.hooksPath folder (failing closed when
+  // it cannot be read); release() reads it once per repository, when it first judges an entry there.
+  // So a step that changes one runs apart, after the phase's other steps: otherwise the answer for an
+  // entry of that repository would depend on whether the judge came to it before or after the config.
+  const changesGitConfig = (step: PlannedStep): boolean =>
+    step.operation !== 'read' && step.operation !== 'list' && hostEntries(step).some((entry) => /\/\.git\/(?:modules\/.+\/)?config$/i.test(entry));
   for (const phase of phases) {
     const rounds: Array<{ steps: PlannedStep[]; entries: Set<string> }> = [];
-    for (const step of [...phase.filter((one) => !changesConfig(one)), ...phase.filter(changesConfig)]) {
+    for (const step of [...phase.filter((one) => !changesGitConfig(one)), ...phase.filter(changesGitConfig)]) {
       const entries = hostEntries(step);
-      let round = changesConfig(step) && step.operation !== 'read' && step.operation !== 'list'
-        ? rounds.find((candidate) => candidate.steps.every(changesConfig) && entries.every((entry) => !candidate.entries.has(entry)))
-        : rounds.find((candidate) => !candidate.steps.some(changesConfig) && entries.every((entry) => !candidate.entries.has(entry)));
+      let round = rounds.find((candidate) => candidate.steps.every(changesGitConfig) === changesGitConfig(step) && entries.every((entry) => !candidate.entries.has(entry)));
       if (round === undefined) rounds.push((round = { steps: [], entries: new Set() }));
       round.steps.push(step);
       for (const entry of entries) round.entries.add(entry);
@@ -264,52 +222,36 @@ interface ProbeRun {
   readonly refusal?: { readonly message: string; readonly corpus: ParityCorpus; readonly policy: SandboxPolicy };
 }
 
-/**
- * The Linux renderers under test. `staged` is the default backend: staged writes (architecture
- * §3.10) in every mode but full-access, which keeps the mount-per-protected-name renderer. `legacy`
- * is that renderer in every mode (`stagedWrites: false`): it covers the full-access renderer.
- */
-type Renderer = 'staged' | 'legacy';
+const backend = new BubblewrapBackend();
 
-const backends: Record<Renderer, BubblewrapBackend> = {
-  staged: new BubblewrapBackend(),
-  legacy: new BubblewrapBackend({ stagedWrites: false }),
-};
-
-/** Which renderer a run of `suite` in `mode` gets: full-access always renders the legacy way. */
-function rendererOf(suite: Renderer, mode: SandboxMode): Renderer {
-  return suite === 'staged' && mode !== 'full-access' ? 'staged' : 'legacy';
-}
-
-/** One fixture probed by `suite`'s backend: `grantSetName` picks that fixture's own grants (their paths are in it). */
-async function probeOnce(suite: Renderer, variant: ParityCorpusVariant, mode: SandboxMode, grantSetName: string, runIndex: number): Promise<ProbeRun> {
-  const fixture = path.join(scratch, `${suite}-run-${runIndex}`);
+/** One fixture probed by the backend: `grantSetName` picks that fixture's own grants (their paths are in it). */
+async function probeOnce(variant: ParityCorpusVariant, mode: SandboxMode, grantSetName: string, runIndex: number): Promise<ProbeRun> {
+  const fixture = path.join(scratch, `run-${runIndex}`);
   await fsp.mkdir(fixture);
   const corpus = await buildParityCorpus(fixture, variant);
   const grantSet = corpus.grantSets.find((candidate) => candidate.name === grantSetName) as ParityGrantSet;
   const policy: SandboxPolicy = corpus.policyFor(mode, grantSet.grants);
   const phases = plan(corpus);
   prepareRenameSources(phases.flat());
-  const renderer = rendererOf(suite, mode);
-  // Staged: a write's answer is the host's outcome after release() (it always succeeds inside).
-  const judgeAt: ProbeJudgement = renderer === 'staged' ? 'release' : 'each-step';
+  // Staged writes (architecture §3.10): a write's answer is the host's outcome after release() (it succeeds inside).
+  const judgeAt: ProbeJudgement = 'release';
   const answers: Array<ProbeAnswer & { readonly fence: boolean }> = [];
   for (const [index, steps] of runsOf(phases, judgeAt).entries()) {
     const planFile = path.join(scratch, `plan-${runIndex}-${index}.json`);
     await fsp.writeFile(planFile, JSON.stringify(steps));
     let wrapped;
     try {
-      wrapped = backends[suite].wrap({ argv: probeCommand(planFile), cwd: corpus.workspace }, policy);
+      wrapped = backend.wrap({ argv: probeCommand(planFile), cwd: corpus.workspace }, policy);
     } catch (error) {
       if (!(error instanceof SandboxUnavailableError)) throw error;
       return { disagreements: [], compared: 0, refusal: { message: error.message, corpus, policy } };
     }
-    // The fence answers on the host as the run left it: tier 3 kinds read the host (a repository's
-    // config that a granted write made unreadable makes its folder `hooks-path`, failing closed), and
-    // staged writes are judged on that state when release() applies them.
-    for (const answer of await runProbe(wrapped, corpus.workspace, steps, { judgeAt })) {
-      const step = answer.step as PlannedStep;
-      answers.push({ ...answer, fence: step.checks.every((check) => checkAccess(policy, check.path, check.access, 'process').allowed) });
+    // The fence answers on the host as the run found it: release() judges every change of the call
+    // against the host as it was before it applied any (tier 3 kinds read the host: a repository's
+    // config, a core.hooksPath folder), and nothing of a staged run reaches the host before release().
+    const fences = steps.map((step) => step.checks.every((check) => checkAccess(policy, check.path, check.access, 'process').allowed));
+    for (const [stepIndex, answer] of (await runProbe(wrapped, corpus.workspace, steps, { judgeAt })).entries()) {
+      answers.push({ ...answer, fence: fences[stepIndex] as boolean });
     }
     await fsp.rm(planFile);
   }
@@ -325,7 +267,6 @@ async function probeOnce(suite: Renderer, variant: ParityCorpusVariant, mode: Sa
     if (fence === answer.kernelAllowed && !vanished) continue;
     const relative = (file: string): string => (isInside(file, corpus.root) ? path.relative(corpus.root, file) : file);
     disagreements.push({
-      renderer,
       variant,
       mode,
       grantSet: grantSet.name,
@@ -348,64 +289,49 @@ const variants: readonly ParityCorpusVariant[] = ['standard', 'workspace-is-home
 // Up to nine fixtures per variant, staged ones in several sandboxes: a generous bound for a loaded machine, not a speed assertion.
 const variantTimeoutMs = 600_000;
 
-/**
- * Per suite: the known limits that must occur, and how many runs wrap refuses (the legacy renderer
- * refuses a tree with links in its root wherever a command can write: workspace-write and
- * full-access with each of the three grant sets; the staged renderer judges replacing those links
- * like the fence, so only its full-access runs, rendered the legacy way, are refused).
- */
-const expected: Record<Renderer, { readonly limits: readonly string[]; readonly refusals: number; readonly refusedModes: readonly SandboxMode[] }> = {
-  staged: { limits: ['a folder that holds a protected symbolic link is sealed'], refusals: 3, refusedModes: ['full-access'] },
-  legacy: { limits: knownLimits.map((limit) => limit.name), refusals: 6, refusedModes: ['workspace-write', 'full-access'] },
-};
+describe('bubblewrap parity with the fence', () => {
+  const used = new Set<string>();
+  let compared = 0;
+  let refusals = 0;
+  let runIndex = 0;
 
-for (const suite of ['staged', 'legacy'] as const) {
-  describe(`bubblewrap parity with the fence (${suite === 'staged' ? 'staged writes, the default' : 'stagedWrites: false — covers the full-access renderer'})`, () => {
-    const used = new Set<string>();
-    let compared = 0;
-    let refusals = 0;
-    let runIndex = 0;
-
-    it.each(variants)('acc_10a bubblewrap enforces the same answers as the fence on every path of the %s tree, in every mode with every grant set', async (variant) => {
-      const unexplained: Disagreement[] = [];
-      const shape = await buildParityCorpus(await makeTempDirectory('ow-bwrap-parity-shape-'), variant);
-      let variantCompared = 0;
-      try {
-        for (const mode of shape.modes) {
-          for (const grantSet of shape.grantSets) {
-            const result = await probeOnce(suite, variant, mode, grantSet.name, (runIndex += 1));
-            variantCompared += result.compared;
-            if (result.refusal !== undefined) {
-              refusals += 1;
-              expectRefusalAgreesWithFence(result.refusal, mode);
-              continue;
-            }
-            // Only a tree with links in its root may be refused, and only where the renderer refuses it.
-            expect(variant === 'linked-root-names' && expected[suite].refusedModes.includes(mode), `${variant} ${mode} ${grantSet.name} ran`).toBe(false);
-            for (const disagreement of result.disagreements) {
-              const limit = knownLimits.find((candidate) => candidate.matches(disagreement));
-              if (limit === undefined) unexplained.push(disagreement);
-              else used.add(limit.name);
-            }
+  it.each(variants)('acc_10a bubblewrap enforces the same answers as the fence on every path of the %s tree, in every mode with every grant set', async (variant) => {
+    const unexplained: Disagreement[] = [];
+    const shape = await buildParityCorpus(await makeTempDirectory('ow-bwrap-parity-shape-'), variant);
+    let variantCompared = 0;
+    try {
+      for (const mode of shape.modes) {
+        for (const grantSet of shape.grantSets) {
+          const result = await probeOnce(variant, mode, grantSet.name, (runIndex += 1));
+          variantCompared += result.compared;
+          if (result.refusal !== undefined) {
+            refusals += 1;
+            expectRefusalAgreesWithFence(result.refusal, mode);
+            continue;
+          }
+          for (const disagreement of result.disagreements) {
+            const limit = knownLimits.find((candidate) => candidate.matches(disagreement));
+            if (limit === undefined) unexplained.push(disagreement);
+            else used.add(limit.name);
           }
         }
-      } finally {
-        await fsp.rm(shape.root, { recursive: true, force: true });
       }
-      // OW_PARITY_DUMP=<file prefix>: every unexplained disagreement as JSON, for diagnosis (the assertion shows only a few).
-      if (process.env['OW_PARITY_DUMP']) fs.writeFileSync(`${process.env['OW_PARITY_DUMP']}-${suite}-${variant}.json`, JSON.stringify(unexplained, null, 1));
-      expect(unexplained).toEqual([]);
-      expect(variantCompared).toBeGreaterThan(variant === 'linked-root-names' ? 1000 : 3000);
-      compared += variantCompared;
-    }, variantTimeoutMs);
+    } finally {
+      await fsp.rm(shape.root, { recursive: true, force: true });
+    }
+    // OW_PARITY_DUMP=<file prefix>: every unexplained disagreement as JSON, for diagnosis (the assertion shows only a few).
+    if (process.env['OW_PARITY_DUMP']) fs.writeFileSync(`${process.env['OW_PARITY_DUMP']}-${variant}.json`, JSON.stringify(unexplained, null, 1));
+    expect(unexplained).toEqual([]);
+    expect(variantCompared).toBeGreaterThan(variant === 'linked-root-names' ? 1000 : 3000);
+    compared += variantCompared;
+  }, variantTimeoutMs);
 
-    it('acc_10a every known limit still occurs, and only the tree with links in its root is refused', () => {
-      expect([...used].sort()).toEqual([...expected[suite].limits].sort());
-      expect(refusals).toBe(expected[suite].refusals);
-      console.info(`bubblewrap parity (${suite}): ${compared} probes compared with the fence, ${refusals} runs refused`);
-    });
+  it('acc_10a every known limit still occurs, and no tree is refused (staged writes judge links at protected names like the fence)', () => {
+    expect([...used].sort()).toEqual(knownLimits.map((limit) => limit.name).sort());
+    expect(refusals).toBe(0);
+    console.info(`bubblewrap parity: ${compared} probes compared with the fence, ${refusals} runs refused`);
   });
-}
+});
 
 /**
  * A refused run denies everything; it agrees with the fence when the fence too denies replacing

