@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapBackend, SandboxUnavailableError, checkAccess, createSandboxPolicy, detectSandboxDenial } from '../index.js';
 import type { SandboxMode, SandboxPolicy, PathGrant } from '../index.js';
-import { listTree, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
+import { listTree, makeTempDirectory, refusedPaths, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
 const backend = new BubblewrapBackend();
 let root: string;
@@ -136,16 +136,21 @@ describe('BubblewrapBackend', () => {
     }
   });
 
-  it('protects sensitive names that do not exist yet and removes the mount points afterwards', async () => {
+  it('protects sensitive names that do not exist yet: nothing of them reaches the host, and the refusal is reported', async () => {
     const before = await listTree(workspace);
     const result = await bash(
       'echo a > .envrc; mkdir -p .vscode/x; echo b > .vscode/settings.json; mkdir -p .idea; echo ok > plain.txt',
       policy('workspace-write'),
     );
-    expect(result.stderr).toMatch(/\.envrc/);
+    // Staged writes (architecture §3.10): the command saw its writes; release() applied only plain.txt.
+    expect(result.code).toBe(0);
     expect(await readOrNull(path.join(workspace, 'plain.txt'))).toBe('ok\n');
     const after = await listTree(workspace);
     expect(after).toEqual([...before, 'f plain.txt'].sort());
+    expect(refusedPaths(result).sort()).toEqual(['.envrc', '.idea', '.vscode'].map((name) => path.join(workspace, name)));
+    expect(result.staged?.refused.find((refusal) => refusal.path.endsWith('/.vscode'))?.entriesBelow).toBe(2);
+    expect(result.notices.join('\n')).toMatch(/\[not applied: 3 changes the sandbox rules refused/);
+    expect(result.notices.join('\n')).toContain(`- create ${path.join(workspace, '.envrc')}: Permission denied: ${path.join(workspace, '.envrc')} is a sensitive path`);
     await fs.rm(path.join(workspace, 'plain.txt'));
   });
 
@@ -179,22 +184,33 @@ describe('BubblewrapBackend', () => {
     const evilRepository = 'mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit; echo "[core] fsmonitor = evil" > .git/config';
     const repositories = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [repository, worktree, fresh], homeDirectory: home, tempRoots: [temp] });
     try {
+      // Staged writes (architecture §3.10): inside, the rename and the plant succeed; release()
+      // judges the final state, so .git keeps its config and hooks and the plant never reaches the host.
       const renamed = await bash(`cd ${repository} && mv .git .git-old; ${evilRepository}`, repositories);
-      expect(renamed.stderr).toMatch(/mv: cannot move '\.git' to '\.git-old': Device or resource busy/);
       expect(await readOrNull(path.join(repository, '.git/config'))).toBe('[core]\n');
       expect(await fs.readdir(path.join(repository, '.git/hooks'))).toEqual([]);
-      expect(await fs.readdir(repository)).toEqual(['.git']);
+      expect(refusedPaths(renamed)).toEqual(expect.arrayContaining([path.join(repository, '.git/config'), path.join(repository, '.git/hooks/pre-commit')]));
+      // What mv copied aside is an ordinary folder git never reads as the repository.
+      expect((await fs.readdir(repository)).filter((name) => name !== '.git-old')).toEqual(['.git']);
 
       const replaced = await bash(`cd ${worktree} && rm -f .git; ${evilRepository}`, repositories);
-      expect(replaced.stderr).toMatch(/rm: cannot remove '\.git': Device or resource busy/);
       expect(await readOrNull(path.join(worktree, '.git'))).toBe('gitdir: /nowhere\n');
+      expect(refusedPaths(replaced)).toContain(path.join(worktree, '.git'));
 
-      // .git did not exist: it is created for the call and pinned like an existing one.
+      // .git did not exist: the new repository's folder may be made, its hook and config may not.
       const created = await bash(`cd ${fresh} && mv .git .git-old; ${evilRepository}`, repositories);
-      expect(created.stderr).toMatch(/Device or resource busy/);
-      expect(await fs.readdir(fresh)).toEqual([]);
+      expect(await readOrNull(path.join(fresh, '.git/hooks/pre-commit'))).toBeNull();
+      expect(await readOrNull(path.join(fresh, '.git/config'))).toBeNull();
+      // A new hooks folder is refused whole, with what the command put in it.
+      expect(created.staged?.refused.map((refusal) => [refusal.path, refusal.entriesBelow])).toEqual(
+        expect.arrayContaining([
+          [path.join(fresh, '.git/config'), undefined],
+          [path.join(fresh, '.git/hooks'), 1],
+        ]),
+      );
 
-      // full-access: moving home away took the shell start-up files and the OpenWork home with it.
+      // full-access renders the mount-per-name way (it covers the full-access renderer): moving home
+      // away would take the shell start-up files and the OpenWork home with it; the pinned parent refuses.
       const movedHome = await bash(
         `mv ${home} ${home}.old; mkdir -p ${home}/.openwork; echo evil > ${home}/.bashrc; echo evil > ${home}/.openwork/config`,
         policy('full-access'),
@@ -225,7 +241,7 @@ describe('BubblewrapBackend', () => {
     }
   });
 
-  it('git init without .git is denied like on macOS, works with grants on .git/config and .git/hooks, and add/commit keep working', async () => {
+  it('git init without grants gives a repository without hooks or program-running config; a hook needs a grant; add/commit keep working', async () => {
     const repository = path.join(workspace, 'repo');
     await fs.mkdir(repository);
     await fs.writeFile(path.join(repository, 'a.txt'), 'a\n');
@@ -235,40 +251,19 @@ describe('BubblewrapBackend', () => {
     const config = path.join(repository, '.git/config');
     const hooks = path.join(repository, '.git/hooks');
 
-    // Without grants the kernel says what the fence says: .git/hooks and .git/config are protected
-    // although they do not exist yet. git stops at its first write into .git/hooks (templates).
-    const denied = await bash('git init -q', repositoryPolicy(), repository);
-    expect(denied.code).toBe(128);
-    expect(denied.stderr).toMatch(new RegExp(`^fatal: cannot copy '[^']+' to '${hooks}/[^']+': Read-only file system$`, 'm'));
-    expect(checkAccess(repositoryPolicy(), config, 'write', 'process').allowed).toBe(false);
-    const denial = detectSandboxDenial({
-      exitCode: denied.code,
-      output: denied.stderr,
-      isPathDenied: (candidate, access) => !checkAccess(repositoryPolicy(), candidate, access, 'process').allowed,
-    });
-    expect(denial?.lines).toEqual([expect.stringMatching(/^fatal: cannot copy .*: Read-only file system$/)]);
-    expect(denial?.paths).toContainEqual({ path: expect.stringMatching(new RegExp(`^${hooks}/`)), access: 'write' });
-    // Our empty mount points are gone; what git itself created before it failed stays.
-    await expect(fs.lstat(hooks)).rejects.toMatchObject({ code: 'ENOENT' });
-    await expect(fs.lstat(config)).rejects.toMatchObject({ code: 'ENOENT' });
-    const leftByGit = await fs.readdir(path.join(repository, '.git'));
-    expect(leftByGit.length).toBeGreaterThan(0);
-    expect(leftByGit).not.toContain('HEAD');
-    await fs.rm(path.join(repository, '.git'), { recursive: true }); // the user cleans up the partial .git
-
-    // With the grants a user approves for it, the same command line initialises the repository.
-    const grants: PathGrant[] = [
-      { path: config, access: 'write', scope: 'exact' },
-      { path: hooks, access: 'write', scope: 'subtree' },
-    ];
-    const first = await bash(`git init -q && git add . && git ${identity} commit -q -m first && git log --oneline | wc -l`, repositoryPolicy(grants), repository);
+    // Staged writes (architecture §3.10) replace "denied like on macOS": the new repository reaches
+    // the host with a config of harmless keys only; its new hooks folder stays out, reported.
+    const first = await bash(`git init -q && git add . && git ${identity} commit -q -m first && git log --oneline | wc -l`, repositoryPolicy(), repository);
     expect(first.stderr).toBe('');
     expect(first.stdout.trim()).toBe('1');
+    expect(refusedPaths(first)).toEqual([hooks]);
+    await expect(fs.lstat(hooks)).rejects.toMatchObject({ code: 'ENOENT' });
     expect(await readOrNull(config)).toMatch(/repositoryformatversion/);
-    expect((await fs.readdir(hooks)).length).toBeGreaterThan(0); // git's templates, on the host
+    expect(checkAccess(repositoryPolicy(), config, 'write', 'process').allowed).toBe(false); // the file tools still ask
 
-    // Later calls without grants: add/commit work, hooks and config are protected again.
-    const hooksBefore = (await fs.readdir(hooks)).sort();
+    // Later calls without grants: add/commit work, a hook and program-running config are refused and reported.
+    await fs.mkdir(hooks); // as the user's own git init would have left it
+    const configBefore = await readOrNull(config);
     const second = await bash(
       `echo b > b.txt && git add . && git ${identity} commit -q -m second && git log --oneline | wc -l; ` +
         'echo "#!/bin/sh" > .git/hooks/post-commit; echo "[core] fsmonitor = evil" >> .git/config',
@@ -276,24 +271,37 @@ describe('BubblewrapBackend', () => {
       repository,
     );
     expect(second.stdout.trim()).toBe('2');
-    expect(second.stderr).toMatch(/\.git\/hooks\/post-commit: Read-only file system/);
-    expect(second.stderr).toMatch(/\.git\/config: Read-only file system/);
-    expect((await fs.readdir(hooks)).sort()).toEqual(hooksBefore);
-    expect(await readOrNull(config)).not.toContain('fsmonitor');
+    expect(refusedPaths(second).sort()).toEqual([config, path.join(hooks, 'post-commit')].sort());
+    const denial = second.notices.join('\n');
+    expect(denial).toContain(`- create ${path.join(hooks, 'post-commit')}: Permission denied: ${path.join(hooks, 'post-commit')} is a sensitive path`);
+    expect(denial).toMatch(/"access":"write","scope":"exact"/); // the escalation hint
+    expect(await fs.readdir(hooks)).toEqual([]);
+    expect(await readOrNull(config)).toBe(configBefore);
+
+    // With the grants a user approves for it, the same hook reaches the host.
+    const grants: PathGrant[] = [
+      { path: config, access: 'write', scope: 'exact' },
+      { path: hooks, access: 'write', scope: 'subtree' },
+    ];
+    const granted = await bash('echo "#!/bin/sh" > .git/hooks/post-commit', repositoryPolicy(grants), repository);
+    expect(granted.staged?.refused).toEqual([]);
+    expect(await readOrNull(path.join(hooks, 'post-commit'))).toBe('#!/bin/sh\n');
   });
 
   it('a write grant on a file that does not exist yet lets the command create it, and nothing else', async () => {
     const granted = path.join(outside, 'granted/new.txt');
+    // Staged writes create nothing on the host for a missing name: the command makes the folder itself.
     const result = await bash(
-      `echo created > ${granted}; echo nope > ${outside}/granted/other.txt; echo nope > ${outside}/other.txt`,
+      `mkdir -p ${outside}/granted && echo created > ${granted}; echo nope > ${outside}/granted/other.txt; echo nope > ${outside}/other.txt`,
       policy('workspace-write', [{ path: granted, access: 'write', scope: 'exact' }]),
     );
-    expect(result.stderr).toMatch(/other\.txt: Read-only file system/);
     expect(await readOrNull(granted)).toBe('created\n');
     expect((await fs.readdir(path.join(outside, 'granted'))).sort()).toEqual(['new.txt']);
+    expect(await readOrNull(path.join(outside, 'other.txt'))).toBeNull();
+    expect(refusedPaths(result).sort()).toEqual([path.join(outside, 'granted/other.txt'), path.join(outside, 'other.txt')]);
     await fs.rm(path.join(outside, 'granted'), { recursive: true });
 
-    // Granted but left empty: the placeholder is removed again, parents included.
+    // Granted but left empty: nothing appears on the host.
     await bash('true', policy('workspace-write', [{ path: granted, access: 'write', scope: 'exact' }]));
     await expect(fs.stat(path.join(outside, 'granted'))).rejects.toMatchObject({ code: 'ENOENT' });
   });

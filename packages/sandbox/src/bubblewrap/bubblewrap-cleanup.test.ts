@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapBackend, createSandboxPolicy, landlockScope } from '../index.js';
 import type { PathGrant, SandboxMode, SandboxPolicy } from '../index.js';
+import { installStageMountHelper } from '../staging/install-stage-mount-helper.js';
 import { listTree, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
 const backend = new BubblewrapBackend();
@@ -29,8 +30,9 @@ describe('mount points bwrap creates on the host', () => {
     for (const directory of [home, extra, temp, outside, path.join(workspace, '.git')]) await fsp.mkdir(directory, { recursive: true });
     await fsp.writeFile(path.join(workspace, '.git/HEAD'), 'ref: refs/heads/main\n');
     await fsp.writeFile(path.join(workspace, 'main.ts'), 'export {};\n');
-    // The Landlock helper is installed once per OpenWork home (§3.7), not left by a call: in place before the snapshot.
+    // The Landlock and stage-mount helpers are installed once per OpenWork home (§3.7, §3.10), not left by a call: in place before the snapshot.
     landlockScope(path.join(home, '.openwork'));
+    installStageMountHelper(path.join(home, '.openwork'));
     const before = await listTree(root);
 
     const modes: SandboxMode[] = ['workspace-write', 'full-access', 'read-only'];
@@ -58,6 +60,11 @@ describe('mount points bwrap creates on the host', () => {
       );
     }
     expect(failures).toEqual([]);
-    expect(await listTree(root)).toEqual(before);
+    // Staged writes keep each call's staging folder in the OpenWork home (architecture §3.10), removed
+    // at release(): only the empty folder that holds them may remain, in OpenWork's own place.
+    const staging = path.join('home', '.openwork', 'staging');
+    const after = await listTree(root);
+    expect(after.filter((entry) => entry !== `d ${staging}`)).toEqual(before);
+    expect(after.filter((entry) => entry.slice(2).startsWith(`${staging}/`))).toEqual([]);
   });
 });

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapBackend, SandboxUnavailableError, canonicalizePathSync, checkAccess } from '../index.js';
 import { buildParityCorpus, type ParityCorpus, type ParityCorpusVariant, type ParityGrantSet } from '../testing.js';
 import type { SandboxMode, SandboxPolicy } from '../index.js';
-import { prepareRenameSources, probeCommand, runProbe } from './test-support/parity-probe.js';
-import type { ProbeAnswer, ProbeOperation, ProbeStep } from './test-support/parity-probe.js';
+import { hostEntries, prepareRenameSources, probeCommand, runProbe } from './test-support/parity-probe.js';
+import type { ProbeAnswer, ProbeJudgement, ProbeOperation, ProbeStep } from './test-support/parity-probe.js';
 import { makeTempDirectory, requireBubblewrap } from './test-support/run-wrapped.js';
 
 /** A probe step plus what the fence is asked about it. */
@@ -38,35 +38,11 @@ interface Disagreement {
  * each must still occur — a stale entry fails the test too.
  */
 const knownLimits: ReadonlyArray<{ readonly name: string; readonly reason: string; readonly matches: (case_: Disagreement) => boolean }> = [
-  {
-    name: 'an exactly granted file is a mount point',
-    reason:
-      'an exact write grant on a file inside a read-only area is a bind mount of that one file: it can be rewritten ' +
-      'in place, but unlinking or renaming over it needs a writable directory (EROFS) or hits the mount point (EBUSY)',
-    matches: (case_) =>
-      case_.exactlyGranted &&
-      (case_.operation === 'delete' || case_.operation === 'rename-over') &&
-      case_.fence &&
-      !case_.kernel,
-  },
-  {
-    name: 'a folder that holds a protected symbolic link is sealed',
-    reason:
-      'bubblewrap cannot make a symbolic link a mount point, so the home directory, which holds linked dotfiles, is bound ' +
-      'read-only with each of its files and folders bound writable again wherever it is writable (full-access, workspace = ' +
-      'HOME, a write grant on it): its entries can be written, but none can be created, removed or replaced directly in ' +
-      'it, although the fence allows that outside the protected names',
-    matches: (case_) =>
-      case_.folder === 'home' &&
-      case_.operation !== 'read' &&
-      case_.operation !== 'list' &&
-      case_.operation !== 'append' &&
-      case_.fence &&
-      !case_.kernel,
-  },
+  // None: staged writes judge every written path with the fence's own check (architecture §3.10).
+  // The earlier renderer's limits (an exactly granted file as a mount point, a home holding a
+  // protected link sealed) went with it.
 ];
 
-const backend = new BubblewrapBackend();
 let scratch: string;
 
 beforeAll(async () => {
@@ -127,7 +103,7 @@ function entryFolder(step: PlannedStep): string {
  * so that destructive steps run after every path has been read. Writes only inside the fixture
  * root (full-access writes are real); devices are written, system paths only read.
  */
-function plan(corpus: ParityCorpus): PlannedStep[] {
+function plan(corpus: ParityCorpus): PlannedStep[][] {
   const extra = [
     // A temp root without .git: what `git init` would create, protected although missing (architecture §3.2).
     path.join(corpus.tempRoot, '.git/hooks/new.txt'),
@@ -208,7 +184,35 @@ function plan(corpus: ParityCorpus): PlannedStep[] {
     writes.push({ operation: 'append', path: input, input, marker: `appended ${(counter += 1)}\n`, checks: [{ path: canonical, access: 'write' }] });
     nodeSteps(input);
   }
-  return [...reads, ...writes, ...renames, ...deletes];
+  return [[...reads, ...writes], renames, deletes];
+}
+
+/**
+ * The sandboxes one fixture is probed in. `each-step`: one, every phase in order. `release`
+ * (staged writes): one per phase, released before the next, and a phase split further wherever two
+ * steps act on one host entry (the host sees only what `release()` applied, their combined outcome).
+ */
+function runsOf(phases: readonly PlannedStep[][], judgeAt: ProbeJudgement): PlannedStep[][] {
+  if (judgeAt === 'each-step') return [phases.flat()];
+  const runs: PlannedStep[][] = [];
+  // A repository's config is what the judge reads to know a core.hooksPath folder (failing closed when
+  // it cannot be read); release() reads it once per repository, when it first judges an entry there.
+  // So a step that changes one runs apart, after the phase's other steps: otherwise the answer for an
+  // entry of that repository would depend on whether the judge came to it before or after the config.
+  const changesGitConfig = (step: PlannedStep): boolean =>
+    step.operation !== 'read' && step.operation !== 'list' && hostEntries(step).some((entry) => /\/\.git\/(?:modules\/.+\/)?config$/i.test(entry));
+  for (const phase of phases) {
+    const rounds: Array<{ steps: PlannedStep[]; entries: Set<string> }> = [];
+    for (const step of [...phase.filter((one) => !changesGitConfig(one)), ...phase.filter(changesGitConfig)]) {
+      const entries = hostEntries(step);
+      let round = rounds.find((candidate) => candidate.steps.every(changesGitConfig) === changesGitConfig(step) && entries.every((entry) => !candidate.entries.has(entry)));
+      if (round === undefined) rounds.push((round = { steps: [], entries: new Set() }));
+      round.steps.push(step);
+      for (const entry of entries) round.entries.add(entry);
+    }
+    runs.push(...rounds.map((round) => round.steps));
+  }
+  return runs;
 }
 
 interface ProbeRun {
@@ -218,32 +222,48 @@ interface ProbeRun {
   readonly refusal?: { readonly message: string; readonly corpus: ParityCorpus; readonly policy: SandboxPolicy };
 }
 
-/** One sandbox over a fresh fixture: `grantSetName` picks that fixture's own grants (their paths are in it). */
+const backend = new BubblewrapBackend();
+
+/** One fixture probed by the backend: `grantSetName` picks that fixture's own grants (their paths are in it). */
 async function probeOnce(variant: ParityCorpusVariant, mode: SandboxMode, grantSetName: string, runIndex: number): Promise<ProbeRun> {
   const fixture = path.join(scratch, `run-${runIndex}`);
   await fsp.mkdir(fixture);
   const corpus = await buildParityCorpus(fixture, variant);
   const grantSet = corpus.grantSets.find((candidate) => candidate.name === grantSetName) as ParityGrantSet;
   const policy: SandboxPolicy = corpus.policyFor(mode, grantSet.grants);
-  const steps = plan(corpus);
-  prepareRenameSources(steps);
-  const planFile = path.join(scratch, `plan-${runIndex}.json`);
-  await fsp.writeFile(planFile, JSON.stringify(steps));
-  let wrapped;
-  try {
-    wrapped = backend.wrap({ argv: probeCommand(planFile), cwd: corpus.workspace }, policy);
-  } catch (error) {
-    if (!(error instanceof SandboxUnavailableError)) throw error;
-    return { disagreements: [], compared: 0, refusal: { message: error.message, corpus, policy } };
+  const phases = plan(corpus);
+  prepareRenameSources(phases.flat());
+  // Staged writes (architecture §3.10): a write's answer is the host's outcome after release() (it succeeds inside).
+  const judgeAt: ProbeJudgement = 'release';
+  const answers: Array<ProbeAnswer & { readonly fence: boolean }> = [];
+  for (const [index, steps] of runsOf(phases, judgeAt).entries()) {
+    const planFile = path.join(scratch, `plan-${runIndex}-${index}.json`);
+    await fsp.writeFile(planFile, JSON.stringify(steps));
+    let wrapped;
+    try {
+      wrapped = backend.wrap({ argv: probeCommand(planFile), cwd: corpus.workspace }, policy);
+    } catch (error) {
+      if (!(error instanceof SandboxUnavailableError)) throw error;
+      return { disagreements: [], compared: 0, refusal: { message: error.message, corpus, policy } };
+    }
+    // The fence answers on the host as the run found it: release() judges every change of the call
+    // against the host as it was before it applied any (tier 3 kinds read the host: a repository's
+    // config, a core.hooksPath folder), and nothing of a staged run reaches the host before release().
+    const fences = steps.map((step) => step.checks.every((check) => checkAccess(policy, check.path, check.access, 'process').allowed));
+    for (const [stepIndex, answer] of (await runProbe(wrapped, corpus.workspace, steps, { judgeAt })).entries()) {
+      answers.push({ ...answer, fence: fences[stepIndex] as boolean });
+    }
+    await fsp.rm(planFile);
   }
-  const answers: ProbeAnswer[] = await runProbe(wrapped, corpus.workspace, steps);
   const disagreements: Disagreement[] = [];
   for (const answer of answers) {
     const step = answer.step as PlannedStep;
-    const fence = step.checks.every((check) => checkAccess(policy, check.path, check.access, 'process').allowed);
+    const { fence } = answer;
+    const isWrite = step.operation !== 'read' && step.operation !== 'list';
     // A write the kernel let through but that never reached the host (a plain tmpfs, peers.md) is
-    // a disagreement too: the command believes it wrote.
-    const vanished = !fence && !answer.kernelAllowed && answer.probeOk && step.operation !== 'read' && step.operation !== 'list';
+    // a disagreement too: the command believes it wrote. Staged, that is the design, and the
+    // refusal must then be reported by release() (the model is told the host kept what it had).
+    const vanished = !fence && !answer.kernelAllowed && answer.probeOk && isWrite && step.device !== true && answer.reported !== true;
     if (fence === answer.kernelAllowed && !vanished) continue;
     const relative = (file: string): string => (isInside(file, corpus.root) ? path.relative(corpus.root, file) : file);
     disagreements.push({
@@ -254,7 +274,7 @@ async function probeOnce(variant: ParityCorpusVariant, mode: SandboxMode, grantS
       input: relative(step.input),
       fence,
       kernel: answer.kernelAllowed,
-      probe: answer.probeOk ? (vanished ? 'ok but vanished' : 'ok') : String(answer.probeCode),
+      probe: answer.probeOk ? (vanished ? (judgeAt === 'release' ? 'ok, not applied and not reported' : 'ok but vanished') : 'ok') : String(answer.probeCode),
       folder: relative(entryFolder(step)),
       exactlyGranted: grantSet.grants.some((grant) => grant.access === 'write' && grant.scope === 'exact' && grant.path === step.path),
     });
@@ -266,7 +286,7 @@ async function probeOnce(variant: ParityCorpusVariant, mode: SandboxMode, grantS
 /** Every variant of the tree, each in every mode with every grant set. */
 const variants: readonly ParityCorpusVariant[] = ['standard', 'workspace-is-home', 'linked-root-names'];
 
-// Up to nine sandboxes per variant: a generous bound for a loaded machine, not a speed assertion.
+// Up to nine fixtures per variant, staged ones in several sandboxes: a generous bound for a loaded machine, not a speed assertion.
 const variantTimeoutMs = 600_000;
 
 describe('bubblewrap parity with the fence', () => {
@@ -289,8 +309,6 @@ describe('bubblewrap parity with the fence', () => {
             expectRefusalAgreesWithFence(result.refusal, mode);
             continue;
           }
-          // Only a tree with links in its root may be refused, and only where a command can write.
-          expect(variant === 'linked-root-names' && mode !== 'read-only', `${variant} ${mode} ${grantSet.name} ran`).toBe(false);
           for (const disagreement of result.disagreements) {
             const limit = knownLimits.find((candidate) => candidate.matches(disagreement));
             if (limit === undefined) unexplained.push(disagreement);
@@ -301,14 +319,16 @@ describe('bubblewrap parity with the fence', () => {
     } finally {
       await fsp.rm(shape.root, { recursive: true, force: true });
     }
+    // OW_PARITY_DUMP=<file prefix>: every unexplained disagreement as JSON, for diagnosis (the assertion shows only a few).
+    if (process.env['OW_PARITY_DUMP']) fs.writeFileSync(`${process.env['OW_PARITY_DUMP']}-${variant}.json`, JSON.stringify(unexplained, null, 1));
     expect(unexplained).toEqual([]);
     expect(variantCompared).toBeGreaterThan(variant === 'linked-root-names' ? 1000 : 3000);
     compared += variantCompared;
   }, variantTimeoutMs);
 
-  it('acc_10a every known limit still occurs, and only the tree with links in its root is refused', () => {
+  it('acc_10a every known limit still occurs, and no tree is refused (staged writes judge links at protected names like the fence)', () => {
     expect([...used].sort()).toEqual(knownLimits.map((limit) => limit.name).sort());
-    expect(refusals).toBe(6); // linked-root-names in workspace-write and full-access, with each grant set
+    expect(refusals).toBe(0);
     console.info(`bubblewrap parity: ${compared} probes compared with the fence, ${refusals} runs refused`);
   });
 });

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapBackend, checkAccess, createSandboxPolicy } from '../index.js';
 import type { SandboxPolicy, SandboxReleaseReport } from '../index.js';
+import type { StagedReleaseReport } from '../staging/wrap-staged.js';
 import { makeTempDirectory, requireBubblewrap, sandboxedEnvironment, spawnSandboxed } from './test-support/run-wrapped.js';
 
 // Issue 23 items 1 and 2, architecture §3.7 "planted code": sandboxed commands (the public
@@ -69,12 +70,16 @@ function userRunsEverything(cwd: string, home: string): void {
   for (const args of [['log', '-1'], ['diff', 'HEAD~1'], ['status']]) userGit(cwd, home, args, { terminal: true });
 }
 
+async function readOrNull(file: string): Promise<string | null> {
+  return fs.readFile(file, 'utf8').catch(() => null);
+}
+
 async function exists(file: string): Promise<boolean> {
   return fs.lstat(file).then(() => true, () => false);
 }
 
 /** Run `script` in the sandbox through the public backend; returns the release report too. */
-async function sandboxed(script: string, policy: SandboxPolicy, cwd: string): Promise<{ stdout: string; stderr: string; notices: readonly string[] }> {
+async function sandboxed(script: string, policy: SandboxPolicy, cwd: string): Promise<{ stdout: string; stderr: string; notices: readonly string[]; refused: string[] }> {
   const identified = `export ${Object.entries(identity).map(([name, value]) => `${name}=${value}`).join(' ')}\n${script}`;
   const wrapped = backend.wrap({ argv: ['/bin/bash', '-c', identified], cwd }, policy);
   let report: SandboxReleaseReport | void = undefined;
@@ -86,7 +91,8 @@ async function sandboxed(script: string, policy: SandboxPolicy, cwd: string): Pr
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     await closed;
     report = await wrapped.release();
-    return { stdout, stderr, notices: report?.notices ?? [] };
+    const staged = report !== undefined && 'staged' in report ? (report as StagedReleaseReport).staged : undefined;
+    return { stdout, stderr, notices: report?.notices ?? [], refused: (staged?.refused ?? []).map((refusal) => refusal.path) };
   } catch (error) {
     await wrapped.release().catch(() => undefined);
     throw error;
@@ -122,7 +128,7 @@ function plantGitlink(directory: string, key: string, value: string): string {
 }
 
 describe('planted code through gitlinks (issue 23 item 1)', () => {
-  it('a nested repository with core.fsmonitor recorded as a gitlink is moved aside, and the user’s git status, diff, add, commit, fetch, pull, submodule update and log run nothing', async () => {
+  it('a nested repository with core.fsmonitor recorded as a gitlink keeps it out of the host (staged writes: refused at release, the repository stays), and the user’s git status, diff, add, commit, fetch, pull, submodule update and log run nothing', async () => {
     const parts = await fixture('gitlink-fsmonitor');
     const origin = path.join(parts.base, 'origin.git');
     await userRepository(parts.workspace, parts.home);
@@ -141,11 +147,14 @@ describe('planted code through gitlinks (issue 23 item 1)', () => {
 
     const run = await sandboxed(`${attack} && echo planted`, policyFor(parts), parts.workspace);
     expect(run.stdout).toBe('planted\n');
-    const quarantine = path.join(parts.workspace, 'vendor/lib/.git.openwork-quarantine');
-    expect(run.notices).toEqual([expect.stringContaining(`[sandbox: ${parts.workspace}/vendor/lib/.git was moved to ${quarantine}.`)]);
-    expect(run.notices[0]).toContain('config sets core.fsmonitor');
-    expect(await exists(path.join(parts.workspace, 'vendor/lib/.git'))).toBe(false);
-    expect(await exists(path.join(quarantine, 'config'))).toBe(true); // moved, not deleted
+    // Staged writes (architecture §3.10) replace the post-call audit: nothing unjudged reaches the host,
+    // so the repository stays where it is and only its config (and new hooks folder) are refused.
+    const config = path.join(parts.workspace, 'vendor/lib/.git/config');
+    expect(run.refused).toContain(config);
+    expect(run.refused.every((refused) => refused === config || refused.endsWith('/.git/hooks')), run.refused.join(', ')).toBe(true);
+    expect(run.notices.join('\n')).toContain(`- create ${config}: Permission denied: ${config} is a sensitive path`);
+    expect(await exists(path.join(parts.workspace, 'vendor/lib/.git/HEAD'))).toBe(true);
+    expect(await exists(config)).toBe(false);
     userRunsEverything(parts.workspace, parts.home);
     userRunsEverything(path.join(parts.workspace, 'vendor'), parts.home);
     expect(await exists(parts.marker)).toBe(false);
@@ -173,14 +182,18 @@ describe('planted code through gitlinks (issue 23 item 1)', () => {
     script.push(`git init -q repos/worktree && printf '[core]\\n\\tfsmonitor = touch ${parts.marker}\\n' > repos/worktree/.git/config.worktree && git -C repos/worktree commit -q --allow-empty -m x && git add repos/worktree`);
     const result = await sandboxed(`${script.join('\n')}\necho done`, policyFor(parts), parts.workspace);
     expect(result.stdout).toBe('done\n');
-    const moved = new Map(result.notices.map((notice) => [/\/repos\/([^/]+)\/\.git was moved/.exec(notice)?.[1], notice]));
+    // Staged writes: each planted repository's config is refused at release (an allow-list of keys), its
+    // hooks folder, commondir and config.worktree too; the repositories themselves stay.
+    const repos = path.join(parts.workspace, 'repos');
     keys.forEach(([key], index) => {
-      expect(moved.get(`r${index}`), key).toContain(`config sets ${key.toLowerCase().replace(/^includeif\.gitdir:\/\.path$/, 'includeif.gitdir:/.path')}`);
+      expect(result.refused, key).toContain(path.join(repos, `r${index}/.git/config`));
     });
-    expect(moved.get('hook')).toContain('hook post-checkout');
-    expect(moved.get('common')).toContain('it has a commondir');
-    expect(moved.get('worktree')).toContain('it has a config.worktree');
-    expect(result.notices).toHaveLength(keys.length + 3);
+    expect(result.refused).toContain(path.join(repos, 'hook/.git/hooks'));
+    expect(result.refused).toContain(path.join(repos, 'common/.git/commondir'));
+    expect(result.refused).toContain(path.join(repos, 'worktree/.git/config.worktree'));
+    expect(await exists(path.join(repos, 'hook/.git/hooks/post-checkout'))).toBe(false);
+    expect(await exists(path.join(repos, 'common/.git/commondir'))).toBe(false);
+    expect(await exists(path.join(repos, 'worktree/.git/config.worktree'))).toBe(false);
     userRunsEverything(parts.workspace, parts.home);
     expect(await exists(parts.marker)).toBe(false);
   });
@@ -206,15 +219,19 @@ describe('planted code through gitlinks (issue 23 item 1)', () => {
       parts.workspace,
     );
     expect(result.stdout).toBe('done\n');
-    expect(result.stderr).toMatch(/could not lock config file .*tools\/own\/\.git\/config|Read-only file system|Device or resource busy/);
-    expect(result.notices).toEqual([]);
+    // Staged writes: the user's config change is refused at release; the new repositories arrive with
+    // their harmless config (init, clone), only their new hooks folders stay out.
+    const own = path.join(parts.workspace, 'tools/own/.git/config');
+    expect(result.refused).toContain(own);
+    expect(result.refused.filter((refused) => refused !== own).sort()).toEqual(['vendor/clone/.git/hooks', 'vendor/plain/.git/hooks'].map((name) => path.join(parts.workspace, name)));
+    expect(userGit(path.join(parts.workspace, 'vendor/clone'), parts.home, ['config', 'remote.origin.url'])).toBe(`${path.join(parts.workspace, 'tools/own')}\n`);
     for (const name of ['vendor/plain/.git', 'vendor/clone/.git', 'tools/own/.git']) expect(await exists(path.join(parts.workspace, name)), name).toBe(true);
     expect(userGit(path.join(parts.workspace, 'tools/own'), parts.home, ['config', 'core.pager'])).toBe('less -R\n');
     userRunsEverything(parts.workspace, parts.home);
     expect(await exists(parts.marker)).toBe(false);
   });
 
-  it('a gitlink chain deeper than the audit checks is moved aside where the audit stops, unchecked', async () => {
+  it('a gitlink chain deeper than the old audit checked (9 repositories): staged writes refuse the deepest config, at any depth', async () => {
     const parts = await fixture('gitlink-deep');
     await userRepository(parts.workspace, parts.home);
     const script = [
@@ -227,9 +244,11 @@ describe('planted code through gitlinks (issue 23 item 1)', () => {
     const result = await sandboxed(script, policyFor(parts), parts.workspace);
     expect(result.stdout).toBe('chained\n');
     const deepest = path.join(parts.workspace, 'chain/r1/r2/r3/r4/r5/r6/r7/r8/r9/.git');
-    expect(result.notices).toEqual([expect.stringContaining(`[sandbox: ${deepest} was moved to`)]);
-    expect(result.notices[0]).toContain('it lies 9 repositories deep');
-    expect(await exists(path.join(parts.workspace, 'chain/r1/r2/r3/r4/r5/r6/r7/r8/.git'))).toBe(true);
+    expect(result.refused).toContain(path.join(deepest, 'config'));
+    // The other configs are git init's harmless ones: only the new hooks folders stay out besides.
+    expect(result.refused.filter((refused) => refused !== path.join(deepest, 'config')).every((refused) => refused.endsWith('/.git/hooks'))).toBe(true);
+    expect(await exists(path.join(deepest, 'HEAD'))).toBe(true);
+    expect(await exists(path.join(deepest, 'config'))).toBe(false);
     userRunsEverything(parts.workspace, parts.home);
     expect(await exists(parts.marker)).toBe(false);
   });
@@ -253,10 +272,10 @@ describe('planted code through gitlinks (issue 23 item 1)', () => {
     ].join('; ');
     const result = await sandboxed(attack, policyFor(parts), parts.workspace);
     expect(result.stdout).toBe('done\n');
-    expect(result.stderr).toMatch(/\.git\/modules.*Read-only file system/);
+    // Staged writes: .git/modules and the .git file that names a git directory of the command's are refused at release.
+    expect(result.refused).toEqual(expect.arrayContaining([path.join(parts.workspace, '.git/modules'), path.join(parts.workspace, 'vendor/other/.git')]));
     expect(await exists(path.join(parts.workspace, '.git/modules'))).toBe(false);
-    expect(result.notices).toEqual([expect.stringContaining(`${parts.workspace}/vendor/other/.git was moved to`)]);
-    expect(result.notices[0]).toContain('config sets core.fsmonitor');
+    expect(await exists(path.join(parts.workspace, 'vendor/other/.git'))).toBe(false);
     userRunsEverything(parts.workspace, parts.home);
     expect(await exists(parts.marker)).toBe(false);
   });
@@ -319,8 +338,10 @@ describe('planted code above the workspace (issue 23 item 2)', () => {
 
     const result = await sandboxed(`${attack}; echo done`, policyFor(parts), parts.workspace);
     expect(result.stdout).toBe('done\n');
-    expect(result.stderr).toMatch(/HEAD: Is a directory/);
-    expect(await exists(path.join(parts.workspace, 'HEAD'))).toBe(false);
+    // Staged writes: the workspace root's config of the command's (a bare repository's) is refused at release.
+    expect(result.refused).toContain(path.join(parts.workspace, 'config'));
+    expect(await readOrNull(path.join(parts.workspace, 'config'))).toBeNull();
+    expect(userGit(parts.workspace, parts.home, ['status'])).toMatch(/not a git repository/);
     userRunsEverything(parts.workspace, parts.home);
     expect(await exists(parts.marker)).toBe(false);
   });

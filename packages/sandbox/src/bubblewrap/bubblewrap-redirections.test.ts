@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapBackend, SandboxUnavailableError, checkAccess, createSandboxPolicy } from '../index.js';
 import type { PathGrant, SandboxMode, SandboxPolicy } from '../index.js';
-import { listTree, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
+import { listTree, makeTempDirectory, refusedPaths, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
 // The three ways out of issue 8, tried from inside a sandboxed `bash -c` as an attacker would, on
 // the real bubblewrap: each must now fail, and the fence must say the same (architecture §3.2).
@@ -97,8 +97,14 @@ describe('bypass 1: git config and hooks redirected through .git', () => {
       }
       const result = await bash(attack, policy, parts.workspace);
       expect(result.stdout).toBe('done\n');
-      expect(result.stderr).toMatch(/\.git\/commondir: Read-only file system/);
-      expect(result.stderr).toMatch(/\.git\/config\.worktree: Read-only file system/);
+      if (result.staged === undefined) {
+        // full-access: the mount-per-name renderer refuses inside.
+        expect(result.stderr).toMatch(/\.git\/commondir: Read-only file system/);
+        expect(result.stderr).toMatch(/\.git\/config\.worktree: Read-only file system/);
+      } else {
+        // Staged writes: refused at release() and reported.
+        expect(refusedPaths(result)).toEqual(expect.arrayContaining(['.git/commondir', '.git/config.worktree', '.git/worktrees'].map((name) => path.join(parts.workspace, name))));
+      }
       expect(await exists(path.join(parts.workspace, '.git/commondir'))).toBe(false);
       expect(await exists(path.join(parts.workspace, '.git/config.worktree'))).toBe(false);
       expect(await exists(path.join(parts.workspace, '.git/worktrees'))).toBe(false);
@@ -159,9 +165,9 @@ describe('bypass 1: git config and hooks redirected through .git', () => {
       policy,
       parts.workspace,
     );
-    expect(result.stderr).toMatch(/\.husky\/pre-commit: Read-only file system/);
-    expect(result.stderr).toMatch(/\.husky\/_\/pre-commit: Read-only file system/);
-    expect(result.stderr).toMatch(/project\.gitconfig: Read-only file system/);
+    // Staged writes: the command saw its writes; release() refused them and said so.
+    expect(result.stderr).toBe('');
+    expect(refusedPaths(result).sort()).toEqual(['.husky/_/pre-commit', '.husky/pre-commit', 'project.gitconfig'].map((name) => path.join(parts.workspace, name)));
     expect(await readOrNull(path.join(parts.workspace, '.husky/pre-commit'))).toBe('npm test\n');
     expect(await readOrNull(path.join(parts.workspace, 'project.gitconfig'))).toBe('[alias]\n\tst = status\n');
     expect(await readOrNull(path.join(parts.workspace, 'src.txt'))).toBe('ok\n');
@@ -202,7 +208,7 @@ describe('bypass 1: git config and hooks redirected through .git', () => {
 });
 
 describe('bypass 2: a protected name that is a symbolic link (tier 3)', () => {
-  it('in the workspace root a linked .vscode or a dangling .envrc makes wrap refuse, naming each link and the fix, as the fence denies replacing them', async () => {
+  it('in the workspace root a linked .vscode or a dangling .envrc: staged writes judge replacing them like the fence; full-access makes wrap refuse, naming each link and the fix', async () => {
     const parts = await fixture('root-links');
     await fs.mkdir(path.join(parts.workspace, 'shared/vscode'), { recursive: true });
     await fs.writeFile(path.join(parts.workspace, 'shared/vscode/settings.json'), '{}\n');
@@ -212,22 +218,30 @@ describe('bypass 2: a protected name that is a symbolic link (tier 3)', () => {
     const before = await listTree(parts.workspace);
     // A grant on .vscode names what it points to (grant paths are canonical): the link itself stays protected.
     const grants: PathGrant[] = [{ path: vscode, access: 'write', scope: 'subtree' }];
-    for (const mode of ['workspace-write', 'full-access'] as const) {
-      for (const policy of [policyFor(parts, mode), policyFor(parts, mode, { grants })]) {
-        expect(checkAccess(policy, vscode, 'write', 'process').allowed).toBe(false);
-        expect(checkAccess(policy, path.join(parts.workspace, 'missing-envrc'), 'write', 'process').allowed).toBe(false);
-        let thrown: unknown;
-        try {
-          backend.wrap({ argv: ['/bin/bash', '-c', 'rm .vscode && mkdir .vscode && echo evil > .vscode/tasks.json'], cwd: parts.workspace }, policy);
-        } catch (error) {
-          thrown = error;
-        }
-        expect(thrown).toBeInstanceOf(SandboxUnavailableError);
-        const message = (thrown as Error).message;
-        expect(message).toContain(`- ${vscode} is a symbolic link at a protected name in ${parts.workspace}, where new files must stay possible; replace the link with a copy of what it points to (for example: target=$(readlink -f '${vscode}') && rm '${vscode}' && cp -a "$target" '${vscode}').`);
-        expect(message).toContain(`- ${parts.workspace}/.envrc is a dangling symbolic link at a protected name in ${parts.workspace}, where new files must stay possible; remove it`);
-        expect(await listTree(parts.workspace)).toEqual(before);
+    const attack = 'rm .vscode && mkdir .vscode && echo evil > .vscode/tasks.json; rm -f .envrc; echo evil > .envrc';
+    for (const policy of [policyFor(parts, 'workspace-write'), policyFor(parts, 'workspace-write', { grants })]) {
+      expect(checkAccess(policy, vscode, 'write', 'process').allowed).toBe(false);
+      expect(checkAccess(policy, path.join(parts.workspace, 'missing-envrc'), 'write', 'process').allowed).toBe(false);
+      // Staged writes (architecture §3.10): the call runs; release() keeps both links and reports it.
+      const result = await bash(attack, policy, parts.workspace);
+      expect(refusedPaths(result)).toEqual(expect.arrayContaining([vscode, path.join(parts.workspace, '.envrc')]));
+      expect(await listTree(parts.workspace)).toEqual(before);
+      expect(await fs.readlink(vscode)).toBe('shared/vscode');
+      expect(await fs.readlink(path.join(parts.workspace, '.envrc'))).toBe('missing-envrc');
+    }
+    // full-access renders the mount-per-name way (this covers the full-access renderer): it cannot protect a link, so wrap refuses.
+    for (const policy of [policyFor(parts, 'full-access'), policyFor(parts, 'full-access', { grants })]) {
+      let thrown: unknown;
+      try {
+        backend.wrap({ argv: ['/bin/bash', '-c', attack], cwd: parts.workspace }, policy);
+      } catch (error) {
+        thrown = error;
       }
+      expect(thrown).toBeInstanceOf(SandboxUnavailableError);
+      const message = (thrown as Error).message;
+      expect(message).toContain(`- ${vscode} is a symbolic link at a protected name in ${parts.workspace}, where new files must stay possible; replace the link with a copy of what it points to (for example: target=$(readlink -f '${vscode}') && rm '${vscode}' && cp -a "$target" '${vscode}').`);
+      expect(message).toContain(`- ${parts.workspace}/.envrc is a dangling symbolic link at a protected name in ${parts.workspace}, where new files must stay possible; remove it`);
+      expect(await listTree(parts.workspace)).toEqual(before);
     }
     // read-only: nothing is writable, so nothing needs refusing.
     const readOnly = await bash('cat .vscode/settings.json', policyFor(parts, 'read-only'), parts.workspace);
@@ -235,7 +249,8 @@ describe('bypass 2: a protected name that is a symbolic link (tier 3)', () => {
     // The fixes the message gives work: afterwards .vscode is an ordinary protected folder.
     execFileSync('/bin/bash', ['-c', `rm '${parts.workspace}/.envrc' && target=$(readlink -f '${vscode}') && rm '${vscode}' && cp -a "$target" '${vscode}'`]);
     const fixed = await bash('echo evil > .vscode/tasks.json; rm -rf .vscode; echo ok > new.txt', policyFor(parts, 'workspace-write'), parts.workspace);
-    expect(fixed.stderr).toMatch(/\.vscode\/tasks\.json: Read-only file system/);
+    // The command wrote tasks.json, then removed the folder: release() refuses removing what is in it (reported), so .vscode stays.
+    expect(refusedPaths(fixed)).toEqual([path.join(vscode, 'settings.json')]);
     expect(await fs.readdir(vscode)).toEqual(['settings.json']);
     expect(await readOrNull(path.join(parts.workspace, 'new.txt'))).toBe('ok\n');
   });
@@ -263,7 +278,8 @@ describe('bypass 2: a protected name that is a symbolic link (tier 3)', () => {
       home,
     );
     expect(result.stdout).toBe('done\n');
-    expect(result.stderr).toMatch(/rm: cannot remove '[^']*\.bashrc': (Read-only file system|Device or resource busy)/);
+    // Staged writes: inside, the links were replaced; release() kept them and reported it.
+    expect(refusedPaths(result)).toEqual(expect.arrayContaining([path.join(home, '.bashrc'), path.join(home, '.profile')]));
     expect((await fs.lstat(path.join(home, '.bashrc'))).isSymbolicLink()).toBe(true);
     expect(await fs.readlink(path.join(home, '.profile'))).toBe('dotfiles/profile');
     expect(await readOrNull(path.join(home, 'dotfiles/bashrc'))).toBe('# bashrc\n');
@@ -273,16 +289,25 @@ describe('bypass 2: a protected name that is a symbolic link (tier 3)', () => {
 });
 
 describe('bypass 3: tier 1 through a symbolic link', () => {
-  it('a linked <root>/.openwork makes wrap refuse in workspace-write and full-access, and no grant lifts it', async () => {
+  it('a linked <root>/.openwork: staged writes keep it and what it points to, with no escalation hint; full-access makes wrap refuse; no grant lifts it', async () => {
     const parts = await fixture('root-openwork');
     await fs.mkdir(path.join(parts.base, 'state'));
-    await fs.symlink(path.join(parts.base, 'state'), path.join(parts.workspace, '.openwork'));
-    const grants: PathGrant[] = [{ path: path.join(parts.workspace, '.openwork'), access: 'write', scope: 'subtree' }];
-    for (const mode of ['workspace-write', 'full-access'] as const) {
-      expect(() => backend.wrap({ argv: ['true'], cwd: parts.workspace }, policyFor(parts, mode, { grants }))).toThrow(
-        new RegExp(`${parts.workspace}/\\.openwork is a symbolic link at a protected OpenWork name in ${parts.workspace}, where new files must stay possible; replace the link`),
-      );
+    const link = path.join(parts.workspace, '.openwork');
+    await fs.symlink(path.join(parts.base, 'state'), link);
+    const grants: PathGrant[] = [{ path: link, access: 'write', scope: 'subtree' }];
+    for (const policy of [policyFor(parts, 'workspace-write'), policyFor(parts, 'workspace-write', { grants })]) {
+      const result = await bash('echo evil > .openwork/config.json; rm .openwork; mkdir .openwork && echo evil > .openwork/config.json', policy, parts.workspace);
+      expect(result.staged?.refused.length).toBeGreaterThan(0);
+      for (const refusal of result.staged?.refused ?? []) {
+        expect(refusal.message).toMatch(/is protected and cannot be changed by tools\.$/); // tier 1: no hint
+        expect(refusal.suggestedGrant).toBeUndefined();
+      }
+      expect(await fs.readlink(link)).toBe(path.join(parts.base, 'state'));
     }
+    // full-access renders the mount-per-name way (this covers the full-access renderer).
+    expect(() => backend.wrap({ argv: ['true'], cwd: parts.workspace }, policyFor(parts, 'full-access', { grants }))).toThrow(
+      new RegExp(`${parts.workspace}/\\.openwork is a symbolic link at a protected OpenWork name in ${parts.workspace}, where new files must stay possible; replace the link`),
+    );
     expect(await fs.readdir(path.join(parts.base, 'state'))).toEqual([]);
   });
 

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import type { Writable } from 'node:stream';
 import type { WrappedCommand } from '../../backend/sandbox-backend.js';
-import { spawnSandboxed } from './run-wrapped.js';
+import type { StagedApplyReport } from '../../staging/staged-writes.js';
+import { releaseReport, spawnSandboxed } from './run-wrapped.js';
 
 /**
  * What the probe does to one path. `source` is the file renamed over `path`; `write-through`
@@ -29,8 +30,82 @@ export interface ProbeAnswer {
   /** What the probe itself saw: success, or the errno code. */
   readonly probeOk: boolean;
   readonly probeCode: string | undefined;
-  /** Whether the operation really happened, judged from the host file system right after it. */
+  /**
+   * Whether the operation really happened, judged from the host file system: right after it, or
+   * (`judgeAt: 'release'`, staged writes) after `release()` applied what the rules allow.
+   */
   readonly kernelAllowed: boolean;
+  /**
+   * `judgeAt: 'release'` only: whether `release()` reported a refused change at a path the step
+   * wrote (or a folder above it), so that the model is told what did not reach the host.
+   */
+  readonly reported?: boolean;
+}
+
+/**
+ * When the host judges a step. `each-step`: right after it, while the probe waits (the kernel
+ * enforces the policy while the command runs). `release`: reads, listings and devices right
+ * after them, writes after `release()` — with staged writes (architecture §3.10) a write succeeds
+ * inside the sandbox and reaches the host only if the rules allow it, so the answer is the host's
+ * outcome. Steps of one `release` run must then act on distinct host entries (see `hostEntries`).
+ */
+export type ProbeJudgement = 'each-step' | 'release';
+
+/** Whether the host keeps a step's answer until `release()` under `judgeAt: 'release'`. */
+function judgedAtRelease(step: ProbeStep): boolean {
+  return step.device !== true && step.operation !== 'read' && step.operation !== 'list';
+}
+
+/** Where the kernel puts `file` on the host: its deepest existing folder resolved, the rest appended. */
+function realNode(file: string): string {
+  let folder = path.dirname(file);
+  const rest = [path.basename(file)];
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(folder), ...rest);
+    } catch {
+      if (path.dirname(folder) === folder) return file;
+      rest.unshift(path.basename(folder));
+      folder = path.dirname(folder);
+    }
+  }
+}
+
+/**
+ * The host entries a write step creates, changes or removes (an appended file through its links,
+ * the entry a rename replaces and its source). Two steps of one `release` run must not share one:
+ * the host sees only their combined outcome.
+ */
+export function hostEntries(step: ProbeStep): string[] {
+  switch (step.operation) {
+    case 'read':
+    case 'list':
+      return [];
+    case 'append':
+      try {
+        return [fs.realpathSync(step.path)];
+      } catch {
+        return [step.path];
+      }
+    case 'create':
+      return [realNode(step.path)];
+    case 'write-through':
+      return [step.target as string];
+    case 'rename-over':
+      return [realNode(step.path), realNode(step.source as string)];
+    case 'delete':
+      return [realNode(step.path)];
+  }
+}
+
+function isAtOrAbove(folder: string, file: string): boolean {
+  return file === folder || file.startsWith(`${folder}/`);
+}
+
+/** Whether `report` lists a refused change at one of the step's host entries or a folder above it. */
+function isReported(step: ProbeStep, report: StagedApplyReport): boolean {
+  const entries = step.operation === 'write-through' ? [step.target as string] : [...hostEntries(step), step.path, ...(step.source === undefined ? [] : [step.source])];
+  return report.refused.some((refusal) => entries.some((entry) => isAtOrAbove(refusal.path, entry)));
 }
 
 /**
@@ -152,12 +227,32 @@ export function prepareRenameSources(steps: readonly ProbeStep[]): void {
 
 /**
  * Run `steps` in ONE sandbox (the wrapped argv must end with the probe command built by
- * `probeCommand`), judging each on the host. Always releases the wrapped command.
+ * `probeCommand`), judging each on the host (`judgeAt`, default `each-step`). Always releases the
+ * wrapped command; with `judgeAt: 'release'` the release must be a staged one (it reports `staged`).
  */
-export async function runProbe(wrapped: WrappedCommand, cwd: string, steps: readonly ProbeStep[], timeoutMs = 60_000): Promise<ProbeAnswer[]> {
+export async function runProbe(
+  wrapped: WrappedCommand,
+  cwd: string,
+  steps: readonly ProbeStep[],
+  options: { readonly timeoutMs?: number; readonly judgeAt?: ProbeJudgement } = {},
+): Promise<ProbeAnswer[]> {
+  const judgeAt = options.judgeAt ?? 'each-step';
+  if (judgeAt === 'release') {
+    const owners = new Map<string, ProbeStep>();
+    for (const step of steps) {
+      for (const entry of hostEntries(step)) {
+        const other = owners.get(entry);
+        if (other !== undefined && other !== step) throw new Error(`two steps of one staged probe run act on ${entry} (${other.operation} and ${step.operation}): run them apart`);
+        owners.set(entry, step);
+      }
+    }
+  }
   const answers: ProbeAnswer[] = [];
+  /** Steps whose answer waits for release(): what the probe said, by index. */
+  const deferred: Array<{ index: number; result: { ok: boolean; code?: string; digest?: string; names?: string[] } }> = [];
+  let released = false;
   try {
-    const { child, closed } = spawnSandboxed(wrapped.argv, cwd, 'pipe', timeoutMs);
+    const { child, closed } = spawnSandboxed(wrapped.argv, cwd, 'pipe', options.timeoutMs ?? 60_000);
     const stdin = child.stdin as Writable;
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -166,16 +261,31 @@ export async function runProbe(wrapped: WrappedCommand, cwd: string, steps: read
       const step = steps[answers.length];
       if (step === undefined) throw new Error(`probe printed more lines than steps: ${line}`);
       const result = JSON.parse(line) as { ok: boolean; code?: string; digest?: string; names?: string[] };
-      answers.push({ step, probeOk: result.ok, probeCode: result.code, kernelAllowed: judge(step, result) });
+      if (judgeAt === 'release' && judgedAtRelease(step)) {
+        deferred.push({ index: answers.length, result });
+        answers.push({ step, probeOk: result.ok, probeCode: result.code, kernelAllowed: false });
+      } else {
+        answers.push({ step, probeOk: result.ok, probeCode: result.code, kernelAllowed: judge(step, result) });
+      }
       stdin.write('\n');
     }
     const [code] = await closed;
     if (code !== 0 || answers.length !== steps.length) {
       throw new Error(`probe ended with exit ${String(code)} after ${answers.length}/${steps.length} steps: ${stderr}`);
     }
+    released = true;
+    const report = await releaseReport(wrapped);
+    if (judgeAt === 'release') {
+      const staged = report.staged;
+      if (staged === undefined) throw new Error("judgeAt: 'release' on a command whose release() applied no staged writes (not the staged renderer)");
+      for (const { index, result } of deferred) {
+        const answer = answers[index] as ProbeAnswer;
+        answers[index] = { ...answer, kernelAllowed: judge(answer.step, result), reported: isReported(answer.step, staged) };
+      }
+    }
     return answers;
   } finally {
-    await wrapped.release();
+    if (!released) await wrapped.release();
   }
 }
 
