@@ -282,7 +282,7 @@ describe('planted code through gitlinks (issue 23 item 1)', () => {
 });
 
 describe('planted code above the workspace (issue 23 item 2)', () => {
-  it('a repository planted above a workspace inside a temp root (git init, a bare repository, .git files) cannot be made, and the placeholders go again', async () => {
+  it('a repository planted above a workspace inside a temp root (git init, a bare repository, .git files) cannot be made: HEAD and what a .git holds are refused at release', async () => {
     const parts = await fixture('above');
     const scratchRoot = path.join(parts.temp, 'scratch');
     const project = path.join(scratchRoot, 'proj');
@@ -311,11 +311,18 @@ describe('planted code above the workspace (issue 23 item 2)', () => {
     const script = [...attacks(scratchRoot), ...attacks(parts.temp)].join('; ');
     const result = await sandboxed(`${script}; echo done`, policy, project);
     expect(result.stdout).toBe('done\n');
-    expect(result.stderr).toMatch(/Read-only file system/);
+    // Staged writes: HEAD above the workspace and everything inside a .git there are refused at release
+    // (reported); a .git folder the command made may stay, empty of anything git reads.
     for (const above of [scratchRoot, parts.temp]) {
       for (const name of ['.git', 'HEAD']) {
         expect(checkAccess(policy, path.join(above, name), 'write', 'process').allowed, `${above}/${name}`).toBe(false);
-        expect(await exists(path.join(above, name)), `${above}/${name} left behind`).toBe(false);
+      }
+      expect(await exists(path.join(above, 'HEAD')), `${above}/HEAD left behind`).toBe(false);
+      expect(result.refused, above).toContain(path.join(above, 'HEAD'));
+      const dotGit = await fs.lstat(path.join(above, '.git')).catch(() => undefined);
+      if (dotGit !== undefined) {
+        expect(dotGit.isDirectory(), `${above}/.git`).toBe(true);
+        for (const name of ['HEAD', 'config', 'commondir']) expect(await exists(path.join(above, '.git', name)), `${above}/.git/${name}`).toBe(false);
       }
     }
     userRunsEverything(project, parts.home);
@@ -339,8 +346,8 @@ describe('planted code above the workspace (issue 23 item 2)', () => {
     const result = await sandboxed(`${attack}; echo done`, policyFor(parts), parts.workspace);
     expect(result.stdout).toBe('done\n');
     // Staged writes: the workspace root's config of the command's (a bare repository's) is refused at release.
-    expect(result.refused).toContain(path.join(parts.workspace, 'config'));
-    expect(await readOrNull(path.join(parts.workspace, 'config'))).toBeNull();
+    expect(result.refused).toContain(path.join(parts.workspace, 'HEAD'));
+    expect(await exists(path.join(parts.workspace, 'HEAD'))).toBe(false);
     expect(userGit(parts.workspace, parts.home, ['status'])).toMatch(/not a git repository/);
     userRunsEverything(parts.workspace, parts.home);
     expect(await exists(parts.marker)).toBe(false);

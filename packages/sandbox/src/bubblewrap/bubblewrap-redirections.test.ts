@@ -208,7 +208,7 @@ describe('bypass 1: git config and hooks redirected through .git', () => {
 });
 
 describe('bypass 2: a protected name that is a symbolic link (tier 3)', () => {
-  it('in the workspace root a linked .vscode or a dangling .envrc: staged writes judge replacing them like the fence; full-access makes wrap refuse, naming each link and the fix', async () => {
+  it('in the workspace root a linked .vscode or a dangling .envrc: staged writes keep both links, in workspace-write and full-access, as the fence denies replacing them', async () => {
     const parts = await fixture('root-links');
     await fs.mkdir(path.join(parts.workspace, 'shared/vscode'), { recursive: true });
     await fs.writeFile(path.join(parts.workspace, 'shared/vscode/settings.json'), '{}\n');
@@ -219,7 +219,7 @@ describe('bypass 2: a protected name that is a symbolic link (tier 3)', () => {
     // A grant on .vscode names what it points to (grant paths are canonical): the link itself stays protected.
     const grants: PathGrant[] = [{ path: vscode, access: 'write', scope: 'subtree' }];
     const attack = 'rm .vscode && mkdir .vscode && echo evil > .vscode/tasks.json; rm -f .envrc; echo evil > .envrc';
-    for (const policy of [policyFor(parts, 'workspace-write'), policyFor(parts, 'workspace-write', { grants })]) {
+    for (const policy of ['workspace-write', 'full-access'].flatMap((mode) => [policyFor(parts, mode as SandboxMode), policyFor(parts, mode as SandboxMode, { grants })])) {
       expect(checkAccess(policy, vscode, 'write', 'process').allowed).toBe(false);
       expect(checkAccess(policy, path.join(parts.workspace, 'missing-envrc'), 'write', 'process').allowed).toBe(false);
       // Staged writes (architecture §3.10): the call runs; release() keeps both links and reports it.
@@ -228,20 +228,6 @@ describe('bypass 2: a protected name that is a symbolic link (tier 3)', () => {
       expect(await listTree(parts.workspace)).toEqual(before);
       expect(await fs.readlink(vscode)).toBe('shared/vscode');
       expect(await fs.readlink(path.join(parts.workspace, '.envrc'))).toBe('missing-envrc');
-    }
-    // full-access renders the mount-per-name way (this covers the full-access renderer): it cannot protect a link, so wrap refuses.
-    for (const policy of [policyFor(parts, 'full-access'), policyFor(parts, 'full-access', { grants })]) {
-      let thrown: unknown;
-      try {
-        backend.wrap({ argv: ['/bin/bash', '-c', attack], cwd: parts.workspace }, policy);
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown).toBeInstanceOf(SandboxUnavailableError);
-      const message = (thrown as Error).message;
-      expect(message).toContain(`- ${vscode} is a symbolic link at a protected name in ${parts.workspace}, where new files must stay possible; replace the link with a copy of what it points to (for example: target=$(readlink -f '${vscode}') && rm '${vscode}' && cp -a "$target" '${vscode}').`);
-      expect(message).toContain(`- ${parts.workspace}/.envrc is a dangling symbolic link at a protected name in ${parts.workspace}, where new files must stay possible; remove it`);
-      expect(await listTree(parts.workspace)).toEqual(before);
     }
     // read-only: nothing is writable, so nothing needs refusing.
     const readOnly = await bash('cat .vscode/settings.json', policyFor(parts, 'read-only'), parts.workspace);
@@ -289,13 +275,13 @@ describe('bypass 2: a protected name that is a symbolic link (tier 3)', () => {
 });
 
 describe('bypass 3: tier 1 through a symbolic link', () => {
-  it('a linked <root>/.openwork: staged writes keep it and what it points to, with no escalation hint; full-access makes wrap refuse; no grant lifts it', async () => {
+  it('a linked <root>/.openwork: staged writes keep it and what it points to, in workspace-write and full-access, with no escalation hint; no grant lifts it', async () => {
     const parts = await fixture('root-openwork');
     await fs.mkdir(path.join(parts.base, 'state'));
     const link = path.join(parts.workspace, '.openwork');
     await fs.symlink(path.join(parts.base, 'state'), link);
     const grants: PathGrant[] = [{ path: link, access: 'write', scope: 'subtree' }];
-    for (const policy of [policyFor(parts, 'workspace-write'), policyFor(parts, 'workspace-write', { grants })]) {
+    for (const policy of ['workspace-write', 'full-access'].flatMap((mode) => [policyFor(parts, mode as SandboxMode), policyFor(parts, mode as SandboxMode, { grants })])) {
       const result = await bash('echo evil > .openwork/config.json; rm .openwork; mkdir .openwork && echo evil > .openwork/config.json', policy, parts.workspace);
       expect(result.staged?.refused.length).toBeGreaterThan(0);
       for (const refusal of result.staged?.refused ?? []) {
@@ -304,10 +290,6 @@ describe('bypass 3: tier 1 through a symbolic link', () => {
       }
       expect(await fs.readlink(link)).toBe(path.join(parts.base, 'state'));
     }
-    // full-access renders the mount-per-name way (this covers the full-access renderer).
-    expect(() => backend.wrap({ argv: ['true'], cwd: parts.workspace }, policyFor(parts, 'full-access', { grants }))).toThrow(
-      new RegExp(`${parts.workspace}/\\.openwork is a symbolic link at a protected OpenWork name in ${parts.workspace}, where new files must stay possible; replace the link`),
-    );
     expect(await fs.readdir(path.join(parts.base, 'state'))).toEqual([]);
   });
 
