@@ -108,7 +108,7 @@ function configRunsNothing(staged: string): boolean {
  */
 export function judgeStagedWrite(policy: SandboxPolicy, path: string, operation: StagedRefusal['operation'], staged: string | undefined, type: StagedEntryType | undefined): AccessDecision {
   const decision = checkAccess(policy, path, 'write', 'process', { tool: 'bash' });
-  if (decision.allowed) return decision;
+  if (decision.allowed) return judgeGitDirectoryByContent(policy, decision, path, operation, staged, type);
   const allow = (): AccessDecision => ({ allowed: true, path, access: 'write', tier: decision.tier });
   if (type === 'directory' && decision.tier === 'writable-root' && !decision.sandboxDenied) return allow();
   // A repository's `.git` folder (new, or emptied of what the rules allow to remove): what is inside is judged entry by entry.
@@ -118,3 +118,62 @@ export function judgeStagedWrite(policy: SandboxPolicy, path: string, operation:
   if (isRepositoryConfig(path) && configRunsNothing(staged)) return allow();
   return decision;
 }
+
+/** Whether `name` exists in `folder` on the host or, staged, beside `stagedSibling`'s upper-layer folder. */
+function holds(hostFolder: string, stagedFolder: string | undefined, name: string): boolean {
+  for (const folder of stagedFolder === undefined ? [hostFolder] : [stagedFolder, hostFolder]) {
+    try {
+      const stats = fs.lstatSync(`${folder}/${name}`, { throwIfNoEntry: false });
+      // A whiteout in the upper layer (a character device 0/0) is a removal, not an entry.
+      if (stats !== undefined && !(stats.isCharacterDevice() && stats.rdev === 0)) return true;
+    } catch {
+      // ENOTDIR, EACCES: not there
+    }
+  }
+  return false;
+}
+
+function refusedAsGitDirectory(decision: AccessDecision, path: string, why: string): AccessDecision {
+  const message = `Permission denied: ${path} is ${why} (changing it runs code outside the sandbox later). To get access, call bash again with sandboxPermissions ${JSON.stringify({ paths: [{ path, access: 'write', scope: 'exact' }] })} and a one-line justification; the user will be asked.`;
+  return { allowed: false, path, access: 'write', tier: 'sensitive', sandboxDenied: true, message, suggestedGrant: { path, access: 'write', scope: 'exact' } };
+}
+
+/**
+ * git takes any folder that holds `HEAD` (with `objects/` and `refs/`) for a repository — a bare
+ * one, found by walking up from where the user runs git — so its `config`, `hooks/`, `commondir`
+ * and `config.worktree` run or redirect programs whatever the folder is called. The kinds of
+ * tier 3 name them under `.git/`; here they are judged in every folder that holds a `HEAD` after
+ * the call, and a `HEAD` is judged by the folder it would make a repository of. A grant for the
+ * exact path (as for `.git/config`) allows it.
+ */
+function judgeGitDirectoryByContent(policy: SandboxPolicy, decision: AccessDecision, path: string, operation: StagedRefusal['operation'], staged: string | undefined, type: StagedEntryType | undefined): AccessDecision {
+  if (operation === 'delete' || path.includes('/.git/')) return decision;
+  if (policy.grants.some((grant) => grant.access === 'write' && (grant.path === path || (grant.scope === 'subtree' && path.startsWith(`${grant.path}/`))))) return decision;
+  const slash = path.lastIndexOf('/');
+  const folder = path.slice(0, slash) || '/';
+  const name = path.slice(slash + 1);
+  const stagedFolder = staged === undefined ? undefined : staged.slice(0, staged.lastIndexOf('/'));
+  if ((name === 'config' || name === 'commondir' || name === 'config.worktree') && holds(folder, stagedFolder, 'HEAD')) {
+    if (name === 'config' && type === 'file' && staged !== undefined && configRunsNothing(staged)) return decision;
+    return refusedAsGitDirectory(decision, path, `the ${name} of a git repository (its folder holds HEAD)`);
+  }
+  if (name === 'HEAD' && type === 'file') {
+    const config = holds(folder, stagedFolder, 'config');
+    const configSafe = !config || (stagedFolder !== undefined && holds(stagedFolder, undefined, 'config') ? configRunsNothing(`${stagedFolder}/config`) : configRunsNothing(`${folder}/config`));
+    const redirect = holds(folder, stagedFolder, 'commondir') || holds(folder, stagedFolder, 'config.worktree');
+    const hooks = holds(folder, stagedFolder, 'hooks');
+    if (!configSafe || redirect || hooks) return refusedAsGitDirectory(decision, path, 'the HEAD that would make its folder a git repository whose configuration or hooks run programs');
+  }
+  // A hooks folder of a folder that holds HEAD, at any depth below it.
+  const parts = path.split('/');
+  for (let index = parts.length - 2; index >= 1; index -= 1) {
+    if (parts[index] !== 'hooks') continue;
+    const repository = parts.slice(0, index).join('/') || '/';
+    const stagedRepository = staged === undefined ? undefined : staged.split('/').slice(0, staged.split('/').length - (parts.length - index)).join('/');
+    if (!holds(repository, stagedRepository, 'HEAD')) continue;
+    if (type === 'directory' || (type === 'file' && /\.sample$/.test(name))) return decision;
+    return refusedAsGitDirectory(decision, path, 'a hook of a git repository (its folder holds HEAD)');
+  }
+  return decision;
+}
+

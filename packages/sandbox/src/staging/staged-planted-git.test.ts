@@ -182,4 +182,33 @@ describe('staged writes: planted git below a writable root (real bubblewrap)', (
     const freshConfig = path.join(layout.workspace, 'fresh', 'deep', '.git', 'config');
     expect(fs.existsSync(freshConfig) ? fs.readFileSync(freshConfig, 'utf8') : '').not.toContain('fsmonitor');
   }, 120_000);
+
+  it('a bare repository planted at the workspace root or below it (HEAD, objects, refs, config with core.pager, a hook) runs nothing for the user', async () => {
+    for (const where of ['.', 'deep/er']) {
+      const control = makeLayout((home) => path.join(home, 'plain'), (ws) => path.join(ws, 'existing'));
+      const plant = (layout: Layout): string => [
+        `mkdir -p ${where}/objects ${where}/refs/heads ${where}/hooks && cd ${where}`,
+        "echo 'ref: refs/heads/main' > HEAD",
+        `printf '#!/bin/sh\\necho ran >> %s\\ncat >/dev/null\\n' ${JSON.stringify(layout.marker)} > hooks/pager && chmod +x hooks/pager`,
+        `printf '[core]\\n\\tpager = %s\\n' "$PWD/hooks/pager" > config`,
+      ].join(' && ');
+      execFileSync('/bin/bash', ['-c', plant(control)], { cwd: control.workspace, env: gitEnvironment(control.home) });
+      // The user's git in that folder takes it for a bare repository; on a terminal it starts the pager.
+      const bareRuns = (layout: Layout): number => {
+        fs.rmSync(layout.marker, { force: true });
+        const { GIT_PAGER: _gitPager, PAGER: _pager, ...env } = gitEnvironment(layout.home);
+        spawnSync('script', ['-qec', 'git -p config --list', '/dev/null'], { cwd: path.join(layout.workspace, where), env, stdio: 'ignore' });
+        return fs.existsSync(layout.marker) ? fs.readFileSync(layout.marker, 'utf8').split('\n').filter(Boolean).length : 0;
+      };
+      expect(bareRuns(control)).toBeGreaterThanOrEqual(1); // the control: git takes the folder for a bare repository and runs the pager
+
+      const layout = makeLayout((home) => path.join(home, 'plain'), (ws) => path.join(ws, 'existing'));
+      const planted = await sandboxed(layout, plant(layout));
+      expect(planted.code).toBe(0);
+      expect(fs.existsSync(path.join(layout.workspace, where, 'hooks', 'pager'))).toBe(false);
+      const config = path.join(layout.workspace, where, 'config');
+      expect(fs.existsSync(config) ? fs.readFileSync(config, 'utf8') : '').not.toContain('pager');
+      expect(bareRuns(layout)).toBe(0);
+    }
+  }, 120_000);
 });
