@@ -2,11 +2,11 @@ import * as fs from 'node:fs';
 import { detectRunnerFailure } from '../command/detect-runner-failure.js';
 
 /** bwrap's own words when a mount destination is missing and cannot be created (bwrap 0.4–0.11). */
-const cannotCreate = /^bwrap: Can't create file at (.+): [^:]+$/;
+const cannotCreate = /^bwrap: Can't (?:create file at|mkdir parents for|mkdir) (.+): [^:]+$/;
 /** The stage helper's words when a mount's target is missing (`stageFailureLine`, errno 2: ENOENT). */
 const helperMountFailed = /^openwork sandbox: could not mount the staged writable roots \(mount failed at (.+), errno 2\); the command did not run$/;
 
-/** The targets of the stage helper's `N` (/dev/null) masks in `helper <ops> <operands…> …`. */
+/** The targets of the stage helper's masks (`N`, and `B` of a /dev/null or a socket bound aside) in `helper <ops> <operands…> …`. */
 function helperMasks(command: readonly string[]): Set<string> {
   const masks = new Set<string>();
   const ops = command[1] ?? '';
@@ -15,7 +15,8 @@ function helperMasks(command: readonly string[]): Set<string> {
   for (const letter of ops) {
     const count = operandCount[letter];
     if (count === undefined) return masks;
-    if (letter === 'N' && command[next] !== undefined) masks.add(command[next] as string);
+    const target = command[next + count - 1];
+    if ((letter === 'N' || letter === 'B') && target !== undefined) masks.add(target);
     next += count;
   }
   return masks;
@@ -39,8 +40,11 @@ export function vanishedMaskTarget(argv: readonly string[], outcome: { readonly 
   let masked = false;
   if (target !== undefined) {
     // Only bwrap's own options count, never the command after `--`.
+    // A mask at the target, or below it (bwrap names the first folder it could not make).
+    const at = (destination: string | undefined): boolean => destination !== undefined && (destination === target || destination.startsWith(`${target}/`));
     for (let index = 0; index + 2 < options.length; index += 1) {
-      if (options[index] === '--ro-bind' && options[index + 1] === '/dev/null' && options[index + 2] === target) masked = true;
+      if (options[index] === '--ro-bind' && options[index + 1] === '/dev/null' && at(options[index + 2])) masked = true;
+      if (options[index] === '--tmpfs' && at(options[index + 1])) masked = true;
     }
   } else {
     // The stage helper masks sockets inside an overlay itself (`N <socket>`); ENOENT there is the same case.

@@ -111,6 +111,9 @@ export function judgeStagedWrite(policy: SandboxPolicy, path: string, operation:
   if (decision.allowed) return judgeGitDirectoryByContent(policy, decision, path, operation, staged, type);
   const allow = (): AccessDecision => ({ allowed: true, path, access: 'write', tier: decision.tier });
   if (type === 'directory' && decision.tier === 'writable-root' && !decision.sandboxDenied) return allow();
+  // The folders on the way to a write grant whose parents did not exist: the grant is the user's
+  // answer for the path below them; what else lands in them is judged entry by entry.
+  if (type === 'directory' && operation === 'create' && decision.tier !== 'hard-protected' && policy.grants.some((grant) => grant.access === 'write' && grant.path.startsWith(`${path}/`))) return allow();
   // A repository's `.git` folder (new, or emptied of what the rules allow to remove): what is inside is judged entry by entry.
   if (type === 'directory' && decision.tier === 'sensitive' && sensitiveKindOf(policy, path) === 'git-file') return allow();
   if (decision.tier !== 'sensitive' || operation === 'delete' || staged === undefined || type !== 'file') return decision;

@@ -144,6 +144,17 @@ export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCo
   const mounts: StageMount[] = [];
   let sides = 0;
   const side = (): string => `${SIDE_MOUNTS}/${(sides += 1)}`;
+  // A read-only /dev/null, bound aside once: a bind of it (the helper's masks on top of an
+  // overlay) is read-only too, so a masked file reads empty and refuses writes (EROFS), as
+  // bwrap's own `--ro-bind /dev/null` masks do.
+  let readOnlyNull: string | undefined;
+  const nullMask = (target: string): StageMount => {
+    if (readOnlyNull === undefined) {
+      readOnlyNull = side();
+      args.push('--ro-bind', '/dev/null', readOnlyNull);
+    }
+    return { kind: 'bind', source: readOnlyNull, target };
+  };
   for (const root of area.roots) {
     checkOptionPath(root.target);
     // A mount of its own: bound aside before any overlay, so its lower layer is that file system.
@@ -167,7 +178,7 @@ export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCo
     if (reopened) continue;
     masked.push({ path: entry.path, scope: 'subtree' });
     if (!stats.isDirectory()) {
-      if (insideOverlay(entry.path)) mounts.push({ kind: 'null-device', target: entry.path });
+      if (insideOverlay(entry.path)) mounts.push(nullMask(entry.path));
       else args.push('--ro-bind', '/dev/null', entry.path);
       continue;
     }
@@ -203,7 +214,7 @@ export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCo
         args.push('--bind', socket, place);
         mounts.push({ kind: 'bind', source: place, target: socket });
       } else {
-        mounts.push({ kind: 'null-device', target: socket });
+        mounts.push(nullMask(socket));
       }
     } else if (!isAllowed) {
       args.push('--ro-bind', '/dev/null', socket);
