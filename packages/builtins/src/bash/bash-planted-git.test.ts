@@ -23,7 +23,7 @@ function userGit(cwd: string, home: string, ...args: string[]): string {
 }
 
 describe('bash and planted git configuration (architecture §3.7)', () => {
-  it('a planted gitlink repository with core.fsmonitor is moved aside, the result says so, and the user’s git status runs nothing', async () => {
+  it('a planted gitlink repository with core.fsmonitor never gets its config on the host, the result says so, and the user’s git status runs nothing', async () => {
     const fixture = await createBashFixture();
     fixtures.push(fixture);
     const marker = join(fixture.outside, 'planted-program-ran');
@@ -35,9 +35,11 @@ describe('bash and planted git configuration (architecture §3.7)', () => {
     ].join('\n');
     const result = await fixture.call('bash', { command });
     const text = ToolResult.text(result);
-    expect(text).toMatch(/\nplanted\n\[exit 0; duration \d+ ms\]\n\[sandbox: [^\n]+\]$/);
-    expect(text).toContain(`${fixture.workspace}/vendor/lib/.git was moved to ${fixture.workspace}/vendor/lib/.git.openwork-quarantine`);
-    expect(text).toContain('config sets core.fsmonitor');
+    // Staged writes: the repository arrives, its config (which runs a program) does not.
+    expect(text).toMatch(/\nplanted\n\[exit 0; duration \d+ ms\]\n\[not applied: /);
+    expect(text).toContain(`- create ${fixture.workspace}/vendor/lib/.git/config: Permission denied`);
+    expect(result.sandboxDenied).toBe(true);
+    expect(existsSync(join(fixture.workspace, 'vendor', 'lib', '.git', 'HEAD'))).toBe(true);
     userGit(fixture.workspace, fixture.home, 'status');
     userGit(fixture.workspace, fixture.home, 'diff');
     expect(existsSync(marker)).toBe(false);

@@ -218,6 +218,7 @@ describe('bash in the kernel sandbox (§7.9, architecture §3.4)', () => {
 
   it('acc_10e_kernel_denials_are_marked_with_the_escalation_hint', async () => {
     const fixture = await bashFixture();
+    await fixture.call('bash', { command: 'true' }); // the sandbox's helpers are in the OpenWork home from the first call on
     const homeBefore = await tree(fixture.home);
     const result = await fixture.call('bash', { command: 'touch ~/.bashrc' });
     const bashrc = join(fixture.home, '.bashrc');
@@ -287,7 +288,9 @@ describe('bash in the kernel sandbox (§7.9, architecture §3.4)', () => {
         expect(result.status, command).toBe('succeeded');
         expect(result.sandboxDenied, command).toBe(true);
         const text = ToolResult.text(result);
-        expect(text, command).toMatch(/\n\[exit 1; duration \d+ ms\]\n\[sandbox denied: .*(Read-only file system|Device or resource busy).* (is|are) protected and cannot be changed by tools\./s);
+        // Refused in the kernel (the spill folder is masked read-only) or, staged, when the call's
+        // writes are judged (tier 1): either way with no grant to ask for.
+        expect(text, command).toMatch(/\n\[exit \d+; duration \d+ ms\]\n\[(sandbox denied: .*(Read-only file system|Device or resource busy|Permission denied)|not applied: ).* (is|are) protected and cannot be changed by tools\./s);
         // No grant is ever suggested for the OpenWork home: none could open it.
         const suggested = /sandboxPermissions (\{.*\}) and a one-line/.exec(text)?.[1];
         const paths = suggested === undefined ? [] : (JSON.parse(suggested) as { paths: { path: string }[] }).paths.map((entry) => entry.path);
@@ -296,7 +299,10 @@ describe('bash in the kernel sandbox (§7.9, architecture §3.4)', () => {
     }
     expect(await readFile(spillFile, 'utf8')).toBe(original);
     expect((await readdir(join(fixture.openworkHome, 'spill', 'session-1'))).sort()).toEqual(['call-spilled.txt']);
-    expect(existsSync(join(fixture.home, '.openwork-old'))).toBe(false);
+    // In full-access `mv` of a folder copies and removes it (staged writes: rename across the
+    // overlay answers EXDEV): the removal of the OpenWork home is refused, and a copy holds nothing
+    // the sandbox could not read — no spilled output.
+    expect(existsSync(join(fixture.home, '.openwork-old', 'spill', 'session-1', 'call-spilled.txt'))).toBe(false);
   });
 
   it('acc_10b_credential_directories_are_unreadable_for_file_tools_and_bash', async () => {
@@ -332,45 +338,37 @@ describe('bash in the kernel sandbox (§7.9, architecture §3.4)', () => {
 describe('bash in workspace-write: git, protected names, grants', () => {
   const identity = '-c user.name=OpenWork -c user.email=tests@openwork.invalid';
 
-  it('git init (with grants), git add and git commit succeed; hooks and config stay closed', async () => {
+  it('git init, git add and git commit succeed; hooks and a program-running config stay out of the host', async () => {
     const fixture = await bashFixture();
     const hooks = join(fixture.workspace, '.git', 'hooks');
     const config = join(fixture.workspace, '.git', 'config');
-    // Without grants git init stops at the protected .git/hooks, and says so.
-    const refused = await fixture.call('bash', { command: 'git init -q' });
-    expect(refused.sandboxDenied).toBe(true);
-    expect(ToolResult.text(refused)).toMatch(/\.git\/hooks.*Read-only file system/);
-
-    const init = await fixture.call('bash', { command: 'git init -q && echo initialised' }, {
-      grants: [
-        { path: hooks, access: 'write', scope: 'subtree' },
-        { path: config, access: 'write', scope: 'exact' },
-      ],
-    });
+    // Staged writes: the repository arrives with a config that runs nothing and the hook samples.
+    const init = await fixture.call('bash', { command: 'git init -q && echo initialised' });
     expect(normalised(ToolResult.text(init))).toBe('initialised\n[exit 0; duration N ms]');
+    expect(init.sandboxDenied).toBe(false);
+    expect(existsSync(join(fixture.workspace, '.git', 'HEAD'))).toBe(true);
     const commit = await fixture.call('bash', {
       command: `echo hello > a.txt && git add a.txt && git ${identity} commit -qm first && git log --format=%s && git status --porcelain | wc -l`,
     });
     expect(normalised(ToolResult.text(commit))).toBe('first\n0\n[exit 0; duration N ms]');
     expect(commit.sandboxDenied).toBe(false);
 
-    // The protected names stay closed to the next call, which has no grants.
+    // A hook and a program-running config key never reach the host; the result says which, with the grant.
     const hook = await fixture.call('bash', { command: `printf '#!/bin/sh\\necho pwned\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit` });
     expect(hook.sandboxDenied).toBe(true);
-    expect(ToolResult.text(hook)).toContain(`[sandbox denied: /bin/bash: line 1: .git/hooks/pre-commit: Read-only file system. ${retryHint([{ path: join(hooks, 'pre-commit'), access: 'write' }])}`);
+    expect(ToolResult.text(hook)).toContain(`- create ${join(hooks, 'pre-commit')}: Permission denied: ${join(hooks, 'pre-commit')} is a sensitive path`);
     expect(existsSync(join(hooks, 'pre-commit'))).toBe(false);
     const configBefore = await readFile(config, 'utf8');
     const configured = await fixture.call('bash', { command: 'git config core.hooksPath /tmp/evil' });
-    // git names the config by its absolute path: the sandbox protects a missing .git/commondir
-    // with `.` (the git directory itself), and git resolves a common directory to a real path.
-    expect(normalised(ToolResult.text(configured))).toBe(
-      `error: could not write config file ${config}: Device or resource busy\n[exit 4; duration N ms]\n` +
-        `[sandbox denied: error: could not write config file ${config}: Device or resource busy. ${retryHint([{ path: config, access: 'write' }])}`,
-    );
     expect(configured.sandboxDenied).toBe(true);
+    expect(ToolResult.text(configured)).toContain(`"path":"${config}","access":"write"`);
     expect(await readFile(config, 'utf8')).toBe(configBefore);
+    // A grant for the exact path lets that one call write it.
+    const granted = await fixture.call('bash', { command: `printf '#!/bin/sh\\ntrue\\n' > .git/hooks/pre-commit` }, { grants: [{ path: join(hooks, 'pre-commit'), access: 'write', scope: 'exact' }] });
+    expect(granted.sandboxDenied).toBe(false);
+    expect(existsSync(join(hooks, 'pre-commit'))).toBe(true);
     // And git still commits.
-    const second = await fixture.text('bash', { command: `echo again >> a.txt && git ${identity} commit -qam second && git log --format=%s | head -1` });
+    const second = await fixture.text('bash', { command: `echo again >> a.txt && git ${identity} commit -qam second --no-verify && git log --format=%s | head -1` });
     expect(normalised(second)).toBe('second\n[exit 0; duration N ms]');
   });
 
@@ -434,6 +432,7 @@ describe('bash in workspace-write: git, protected names, grants', () => {
 
   it('leaves no mount points behind on the host', async () => {
     const fixture = await bashFixture();
+    await fixture.call('bash', { command: 'true' }); // the sandbox's helpers are in the OpenWork home from the first call on
     const before = { workspace: await tree(fixture.workspace), home: await tree(fixture.home) };
     await fixture.call('bash', { command: 'true' });
     await fixture.call('bash', { command: 'sleep 30', timeoutMs: 300 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CAPTURE_HEAD_BYTES, CAPTURE_TAIL_BYTES } from '@openwork/process-backend';
@@ -187,8 +187,12 @@ describe('timeout and cancellation (§5)', () => {
       {
         progress: (progress) => {
           if (progress.kind !== 'stdout' || !progress.chunk.includes('started')) return;
-          seenWhileRunning = livingProcessesWith(token).length;
-          writeFileSync(join(fixture.workspace, 'go'), '');
+          const living = livingProcessesWith(token);
+          seenWhileRunning = living.length;
+          // Through the command's own root: its writable folders are overlays (staged writes),
+          // where a file made on the host meanwhile may stay unseen.
+          const inside = living.find((pid) => readFileSync(`/proc/${pid}/mountinfo`, 'utf8').includes(' - overlay '));
+          writeFileSync(join('/proc', String(inside), 'root', fixture.workspace, 'go'), '');
         },
       },
     );

@@ -14,8 +14,8 @@ export interface BashRun {
   readonly timeout: TimeoutFacts;
   /** What the sandbox did after the command (staged writes it refused to apply): lines after the status line. */
   readonly notices?: readonly string[];
-  /** Staged writes refused that a grant could allow (architecture §3.10): the call is `sandboxDenied`. */
-  readonly escalatableRefusals?: number;
+  /** Staged writes the rules refused (architecture §3.10): a denial of the sandbox, so the call is `sandboxDenied`. */
+  readonly refusedWrites?: number;
 }
 
 /**
@@ -67,7 +67,7 @@ function renderExit(run: BashRun, status: string): ToolOutput {
       `bash did not run the command: the kernel sandbox failed to start (${runnerFailure.reason}). This is a problem of this machine's sandbox, not of the command, and running it again fails the same way; nothing was run outside the sandbox.\n${status}`,
     );
   }
-  const refused = (run.escalatableRefusals ?? 0) > 0;
+  const refused = (run.refusedWrites ?? 0) > 0;
   const marker = outcome.exitCode === 0 ? undefined : bashDenialMarker(outcome.exitCode, outcome.output, run.policy, run.cwd);
   if (marker === undefined) return refused ? { text: fitResultBudget(outcome.output, status), sandboxDenied: true } : fitResultBudget(outcome.output, status);
   return { text: fitResultBudget(outcome.output, `${status}\n${marker}`), sandboxDenied: true };

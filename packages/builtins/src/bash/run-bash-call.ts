@@ -67,7 +67,7 @@ export async function runBashCall(input: BashInput, session: ToolSessionContext,
     cwd,
     timeout: { timeoutMs: timeout.timeoutMs, requestedMs: clampTimeout(input.timeoutMs), limitedBy: timeout.limitedBy },
     notices: run.notices,
-    escalatableRefusals: run.staged?.refused.filter((refusal) => refusal.suggestedGrant !== undefined).length ?? 0,
+    refusedWrites: run.staged?.refused.length ?? 0,
   });
   // Spec §8.4 / architecture §3.10: what the command changed on the host, for the host and UI only.
   if (run.staged === undefined) return output;

@@ -116,6 +116,9 @@ export function judgeStagedWrite(policy: SandboxPolicy, path: string, operation:
   if (type === 'directory' && operation === 'create' && decision.tier !== 'hard-protected' && policy.grants.some((grant) => grant.access === 'write' && grant.path.startsWith(`${path}/`))) return allow();
   // A repository's `.git` folder (new, or emptied of what the rules allow to remove): what is inside is judged entry by entry.
   if (type === 'directory' && decision.tier === 'sensitive' && sensitiveKindOf(policy, path) === 'git-file') return allow();
+  // A repository's hooks folder itself (`git init` makes it): each file in it is judged on its own
+  // (the samples git never runs arrive, a hook does not).
+  if (type === 'directory' && operation === 'create' && decision.tier === 'sensitive' && sensitiveKindOf(policy, path) === 'git-hooks' && /\/hooks$/.test(path)) return allow();
   if (decision.tier !== 'sensitive' || operation === 'delete' || staged === undefined || type !== 'file') return decision;
   if (isHookSample(path)) return allow();
   if (isRepositoryConfig(path) && configRunsNothing(staged)) return allow();
