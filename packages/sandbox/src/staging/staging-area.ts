@@ -160,15 +160,9 @@ export function createStagingArea(openworkHome: string, targets: readonly string
         fs.mkdirSync(`${folder}/${name}/work`);
         return { target, upper: `${folder}/${name}/upper`, work: `${folder}/${name}/work`, name };
       });
-      const remove = (): void => {
-        removeStagingFolder(folder);
-        // The shared folder goes with the last call that used it (another process may be adding one: then it stays).
-        try {
-          fs.rmdirSync(base);
-        } catch {
-          // not empty, or gone
-        }
-      };
+      // The shared `staging` folder stays, empty, between calls (one entry of OpenWork's own home):
+      // removing it would change the OpenWork home itself at every call.
+      const remove = (): void => removeStagingFolder(folder);
       return { folder, mountPoint: `/dev/.openwork-stage-${folder.slice(folder.lastIndexOf('/') + 1)}`, roots, remove };
     } catch (error) {
       failures.push(`${base}: ${(error as Error).message}`);

@@ -1,13 +1,16 @@
+import { spawn } from 'node:child_process';
 import { lstat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ToolResult } from '@openwork/tools-contract';
+import { ToolResult } from '@openwork/tools-contract';
 import type { BuiltinsFixture } from '../../test-support/builtins-fixture.js';
 
 /**
- * The attacker of the race tests (architecture §3.7), run the way a prompt-injected model of another session would:
- * one `bash` call through the real bubblewrap sandbox that swaps each `folder` between the real
- * folder and a symbolic link to `linkTarget` (somewhere the sandbox cannot write: the home) as
- * fast as it can, with plain renames, until `stopFile` appears. It also tries to hard-link a home
+ * The attacker of the race tests (architecture §3.7): whatever else changes the tree while the file
+ * tools work — another session's staged writes being applied, the user's own tools. Under staged
+ * writes a sandboxed command cannot change the host while it runs, so the swapping runs on the
+ * host: it swaps each `folder` between the real folder and a symbolic link to `linkTarget` (the
+ * home) as fast as it can, with plain renames, until `stopFile` appears. A prompt-injected model's
+ * own attempt, one `bash` call through the real bubblewrap sandbox, tries to hard-link a home
  * file into the workspace first. Random sleeps with the link in place (0–100 µs) and then the real
  * folder (0–100 µs, or 0–5 ms one round in ten) make the swaps land at every moment of a call
  * — in bursts and in single swaps, so some calls also get through — and give the CPU back: on a
@@ -64,13 +67,20 @@ export function startSandboxedFlipper(fixture: BuiltinsFixture, folders: readonl
     ({ folder, linkTarget }) =>
       `ln -s ${quote(linkTarget)} ${quote(`${folder}.link`)} && python3 -c "$FLIPPER" ${quote(folder)} ${quote(`${folder}.parked`)} ${quote(`${folder}.link`)} ${quote(stopFile)} &`,
   );
-  const command = [
-    `FLIPPER=${quote(flipperSource)}`,
-    `ln ${quote(hardLinkAttempt.from)} ${quote(hardLinkAttempt.to)} 2>&1 && echo 'hard link made' || echo 'hard link refused'`,
-    ...loops,
-    'wait',
-  ].join('\n');
-  const running = fixture.call('bash', { command, timeoutMs: 120_000 });
+  // The model's attempt, in the sandbox: a hard link to a home file.
+  const hardLink = fixture.call('bash', { command: `ln ${quote(hardLinkAttempt.from)} ${quote(hardLinkAttempt.to)} 2>&1 && echo 'hard link made' || echo 'hard link refused'` });
+  const command = [`FLIPPER=${quote(flipperSource)}`, ...loops, 'wait'].join('\n');
+  const child = spawn('/bin/bash', ['-c', command], { cwd: fixture.workspace, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const running: Promise<ToolResult> = Promise.all([
+    hardLink,
+    new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code))),
+  ]).then(([linked, code]) => {
+    const text = `${ToolResult.text(linked)}\n${output}`;
+    return code === 0 ? ToolResult.success(text) : ToolResult.failure({ code: 'execution_failed', message: `${text}\n(the flipper exited ${String(code)})` });
+  });
   return {
     async started() {
       // Racing once every folder has been seen as something other than the real folder.
@@ -79,7 +89,7 @@ export function startSandboxedFlipper(fixture: BuiltinsFixture, folders: readonl
           const now = await lstat(join(fixture.workspace, folder)).catch(() => undefined);
           if (now === undefined || !now.isDirectory()) break;
           const early = await Promise.race([running, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5))]);
-          if (early !== undefined) throw new Error(`the sandboxed flipper ended before it raced: ${JSON.stringify(early.content)}`);
+          if (early !== undefined) throw new Error(`the flipper ended before it raced: ${ToolResult.text(early)}`);
         }
       }
     },
