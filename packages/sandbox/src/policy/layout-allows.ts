@@ -5,6 +5,7 @@ import type { SandboxLayout, ScopedPath } from './sandbox-layout.js';
 import type { PathAccess, SandboxActor } from './sandbox-policy.js';
 import {
   deepestRegionOf,
+  findBareRepositoryKinds,
   findRepositoryHooksFolders,
   isStrictlyBelow,
   matchSensitiveNames,
@@ -26,6 +27,7 @@ export interface LayoutJudgement {
 class KindsOfPath {
   #names: SensitiveKindMatch[] | undefined;
   #hooks: SensitiveKindMatch[] | undefined;
+  #bare: SensitiveKindMatch[] | undefined;
 
   constructor(
     private readonly layout: SandboxLayout,
@@ -41,6 +43,9 @@ class KindsOfPath {
     this.#names ??= matchSensitiveNames(this.path, rules.names, this.layout.letterCase);
     const byName = this.#names.find((match) => isStrictlyBelow(match, region));
     if (byName !== undefined || !rules.repositoryHooksFolders) return byName;
+    this.#bare ??= findBareRepositoryKinds(this.path);
+    const bare = this.#bare.find((match) => isStrictlyBelow(match, region));
+    if (bare !== undefined) return bare;
     if (this.#hooks === undefined) {
       const top = outermostRegionOf(this.path, [...this.layout.writable, ...this.layout.writableGrants]);
       this.#hooks = top === undefined ? [] : findRepositoryHooksFolders(this.path, top.path, this.layout.homeDirectory, this.layout.letterCase);

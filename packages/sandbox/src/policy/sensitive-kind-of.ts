@@ -2,7 +2,7 @@ import { layoutOf } from './check-access.js';
 import type { SensitiveKind } from './git-sensitive-names.js';
 import type { SandboxLayout, ScopedPath } from './sandbox-layout.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
-import { findRepositoryHooksFolders, matchSensitiveNames, outermostRegionOf, type SensitiveKindMatch } from './sensitive-kinds.js';
+import { findBareRepositoryKinds, findRepositoryHooksFolders, matchSensitiveNames, outermostRegionOf, type SensitiveKindMatch } from './sensitive-kinds.js';
 
 function isLayout(value: SandboxLayout | SandboxPolicy): value is SandboxLayout {
   return 'writable' in value && 'readOnly' in value;
@@ -37,6 +37,7 @@ export function sensitiveKindOf(layoutOrPolicy: SandboxLayout | SandboxPolicy, c
     ];
     const top = outermostRegionOf(canonicalPath, regions.filter((region) => region.scope === 'subtree'))?.path ?? '/';
     matches.push(...findRepositoryHooksFolders(canonicalPath, top, layout.homeDirectory, layout.letterCase));
+    matches.push(...findBareRepositoryKinds(canonicalPath));
   }
   // Outermost first; on a tie the name rule (listed first) wins. `sort` is stable.
   return matches.sort((a, b) => a.entry.length - b.entry.length)[0]?.kind;

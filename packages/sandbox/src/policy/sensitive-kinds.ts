@@ -280,3 +280,38 @@ export function outermostRegionOf(canonicalPath: string, regions: readonly Scope
 export function isStrictlyBelow(match: SensitiveKindMatch, region: ScopedPath): boolean {
   return match.entry.length > region.path.length;
 }
+
+function entryExists(path: string): boolean {
+  try {
+    return fs.lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false; // ENOTDIR, EACCES: not there
+  }
+}
+
+/**
+ * git takes any folder that holds `HEAD` for a repository (a bare one, found by walking up from
+ * where the user runs git), so the kinds of tier 3 hold there too, whatever the folder is called:
+ * its `config`, `commondir`, `config.worktree` and `hooks/`; and a `HEAD` put beside a `config`
+ * makes such a repository. Read from the host, only for those names (one or two `lstat`s); nothing
+ * is cached, so a change made since is seen.
+ */
+export function findBareRepositoryKinds(canonicalPath: string): SensitiveKindMatch[] {
+  // Inside a `.git` folder the kinds of tier 3 already say what is what.
+  if (canonicalPath.includes('/.git/')) return [];
+  const slash = canonicalPath.lastIndexOf('/');
+  const folder = canonicalPath.slice(0, slash) || '/';
+  const name = canonicalPath.slice(slash + 1);
+  const inFolder = (entry: string): string => (folder === '/' ? `/${entry}` : `${folder}/${entry}`);
+  const matches: SensitiveKindMatch[] = [];
+  if (name === 'config' && entryExists(inFolder('HEAD'))) matches.push({ kind: 'git-config', entry: canonicalPath });
+  if ((name === 'commondir' || name === 'config.worktree') && entryExists(inFolder('HEAD'))) matches.push({ kind: 'git-commondir', entry: canonicalPath });
+  if (name === 'HEAD' && entryExists(inFolder('config'))) matches.push({ kind: 'git-file', entry: canonicalPath });
+  const parts = canonicalPath.split('/');
+  for (let index = 1; index < parts.length; index += 1) {
+    if (parts[index] !== 'hooks') continue;
+    const repository = parts.slice(0, index).join('/') || '/';
+    if (entryExists(repository === '/' ? '/HEAD' : `${repository}/HEAD`)) matches.push({ kind: 'git-hooks', entry: parts.slice(0, index + 1).join('/') });
+  }
+  return matches;
+}

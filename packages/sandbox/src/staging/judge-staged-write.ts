@@ -119,9 +119,19 @@ export function judgeStagedWrite(policy: SandboxPolicy, path: string, operation:
   // A repository's hooks folder itself (`git init` makes it): each file in it is judged on its own
   // (the samples git never runs arrive, a hook does not).
   if (type === 'directory' && operation === 'create' && decision.tier === 'sensitive' && sensitiveKindOf(policy, path) === 'git-hooks' && /\/hooks$/.test(path)) return allow();
+  // The hooks folder of a repository found by its HEAD (a bare one): entries judged one by one.
+  if (type === 'directory' && operation === 'create' && decision.tier === 'sensitive' && /\/hooks$/.test(path) && sensitiveKindOf(policy, path) === 'git-hooks') return allow();
   if (decision.tier !== 'sensitive' || operation === 'delete' || staged === undefined || type !== 'file') return decision;
-  if (isHookSample(path)) return allow();
-  if (isRepositoryConfig(path) && configRunsNothing(staged)) return allow();
+  const kind = sensitiveKindOf(policy, path);
+  if (isHookSample(path) || (kind === 'git-hooks' && /\/hooks\/[^/]+\.sample$/.test(path))) return allow();
+  if ((isRepositoryConfig(path) || (kind === 'git-config' && path.endsWith('/config'))) && configRunsNothing(staged)) return allow();
+  // A HEAD beside a config that runs nothing (`git init --bare`): the config is judged on its own.
+  if (kind === 'git-file' && path.endsWith('/HEAD') && !path.includes('/.git/')) {
+    const config = `${path.slice(0, path.lastIndexOf('/'))}/config`;
+    const stagedConfig = `${staged.slice(0, staged.lastIndexOf('/'))}/config`;
+    const judged = fs.existsSync(stagedConfig) ? stagedConfig : config;
+    if (configRunsNothing(judged)) return allow();
+  }
   return decision;
 }
 
@@ -167,7 +177,14 @@ function judgeGitDirectoryByContent(policy: SandboxPolicy, decision: AccessDecis
     const config = holds(folder, stagedFolder, 'config');
     const configSafe = !config || (stagedFolder !== undefined && holds(stagedFolder, undefined, 'config') ? configRunsNothing(`${stagedFolder}/config`) : configRunsNothing(`${folder}/config`));
     const redirect = holds(folder, stagedFolder, 'commondir') || holds(folder, stagedFolder, 'config.worktree');
-    const hooks = holds(folder, stagedFolder, 'hooks');
+    const hooks = [stagedFolder, folder].some((place) => {
+      if (place === undefined) return false;
+      try {
+        return fs.readdirSync(`${place}/hooks`).some((entry) => !entry.endsWith('.sample'));
+      } catch {
+        return false;
+      }
+    });
     if (!configSafe || redirect || hooks) return refusedAsGitDirectory(decision, path, 'the HEAD that would make its folder a git repository whose configuration or hooks run programs');
   }
   // A hooks folder of a folder that holds HEAD, at any depth below it.

@@ -27,10 +27,19 @@ export interface StagedHost {
   listeningSockets(): readonly string[];
   /** The host's mounts of real file systems (`hostMounts`). */
   mounts(): readonly HostMount[];
+  /** `path` with every symbolic link followed, or undefined when it is not there. */
+  resolve(path: string): string | undefined;
 }
 
 export const realStagedHost = (listeningSockets: () => readonly string[]): StagedHost => ({
   mounts: () => hostMounts(),
+  resolve(path) {
+    try {
+      return fs.realpathSync.native(path);
+    } catch {
+      return undefined;
+    }
+  },
   lstat(path) {
     try {
       // Most names asked about (credentials) are missing: no exception for those.
@@ -202,8 +211,11 @@ export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCo
   // §3.7: host daemons behind UNIX sockets are unreachable, allowed sockets reachable.
   const allowed = (layout.allowedSockets ?? []).map((path) => ({ path, scope: 'exact' as const }));
   const seen = new Set<string>();
-  for (const socket of host.listeningSockets()) {
-    if (seen.has(socket) || /^\/(dev|proc)\//.test(socket)) continue;
+  for (const listed of host.listeningSockets()) {
+    // bwrap mounts on the path with every link followed (a daemon that bound `/var/run/x.sock`
+    // listens at `/run/x.sock`), and may not make a mount point through a link.
+    const socket = host.resolve(listed);
+    if (socket === undefined || seen.has(socket) || /^\/(dev|proc)\//.test(socket)) continue;
     seen.add(socket);
     if (isInsideAnyProtectedEntry(socket, layout.unreadable, layout.letterCase)) continue;
     if (host.lstat(socket)?.isSocket() !== true) continue;

@@ -165,3 +165,24 @@ describe('staged writes keep what tools rely on (real bubblewrap)', () => {
     expect(result.staged.refused.map((refusal) => path.relative(place.workspace, refusal.path)).sort()).toEqual([path.join('a', 'b', 'app', '.husky', 'pre-commit'), path.join('wt', '.git')]);
   });
 });
+
+describe('host sockets bound through a link', () => {
+  it('a daemon listening at a path through a linked folder (like /var/run → /run) is masked where the socket is, and the call runs', async () => {
+    const { createServer } = await import('node:net');
+    const place = layout();
+    const real = path.join(base, `sockets-${counter}`);
+    fs.mkdirSync(real);
+    fs.symlinkSync(real, path.join(base, `linked-${counter}`));
+    const socket = path.join(base, `linked-${counter}`, 'daemon.sock');
+    const server = createServer((connection) => connection.end('answer\n'));
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
+    try {
+      const result = await run(place, `python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("${socket}"); print(s.recv(10))' 2>&1 | tail -1; echo ran`);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/ConnectionRefusedError|Connection refused/);
+      expect(result.stdout).toContain('ran');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
