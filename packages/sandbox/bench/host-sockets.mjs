@@ -1,8 +1,8 @@
-// Per-call cost of the issue 24 rules (architecture §3.7/§3.8), paired and interleaved in one run:
+// Per-call cost of the socket, credential and start-up rules (architecture §3.7/§3.8), paired and interleaved in one run:
 //  1. masking host UNIX sockets: `bash -c true` under bubblewrap with 40 extra host daemons
 //     listening, masked vs the same call with all 40 in `allowSockets` (so not masked);
 //  2. `network: 'none'` (a network namespace: what makes abstract sockets unreachable) vs `allow`;
-//  3. createSandboxPolicy with the default lists of issue 24 (~100 credential and ~55 start-up
+//  3. createSandboxPolicy with the default lists (~100 credential and ~55 start-up
 //     entries, mount aliases, PATH folders) vs the 15 + 13 entries before it.
 // Medians of paired rounds, with the load average (the machine is shared; read ratios, not times).
 // Run after a build: `pnpm turbo run build --filter @openwork/sandbox && node packages/sandbox/bench/host-sockets.mjs`.
@@ -77,7 +77,7 @@ try {
     createSandboxPolicy(before);
     previous.push(performance.now() - start);
   }
-  line('createSandboxPolicy', current, previous, 'issue-24 defaults', 'previous defaults');
+  line('createSandboxPolicy', current, previous, 'current defaults', 'previous defaults');
 } finally {
   for (const server of servers) server.close();
   await fs.rm(root, { recursive: true, force: true });

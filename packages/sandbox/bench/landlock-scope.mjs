@@ -1,4 +1,4 @@
-// Per-call cost of the Landlock scope (architecture §3.7, issue 24), paired and interleaved in one run:
+// Per-call cost of the Landlock scope (architecture §3.7), paired and interleaved in one run:
 //  1. `bash -c true` under bubblewrap through the scope helper vs the same call without it
 //     (`BubblewrapBackend({ landlockScope: false })`): one more execve of a 577-byte static ELF
 //     and three syscalls inside the sandbox, plus the byte-for-byte check of the helper in `wrap`;

@@ -1,4 +1,4 @@
-// Issue 23 item 6: a call on a workspace whose `.git` holds 300,000 folders (planted in
+// A call on a workspace whose `.git` holds 300,000 folders (planted in
 // `.git/modules`, ordinary writable content before this change) must cost at most 20 ms more than
 // on a clean one. One call = what core does per bash call: createSandboxPolicy (the git
 // redirection scan) + wrap + `bash -c true` under bubblewrap + release (mount points, git audit).

@@ -94,7 +94,7 @@ const hostSockets = () => [
   path.join(workspace, 'daemon.sock'),
 ];
 
-describe('UNIX sockets of host daemons (architecture §3.7, issue 24)', () => {
+describe('UNIX sockets of host daemons (architecture §3.7)', () => {
   it('a sandboxed command reaches no host daemon by its socket file, in every mode: temp root, read-only folder, /run/user, workspace', async () => {
     for (const mode of ['read-only', 'workspace-write', 'full-access'] as const) {
       for (const [index, socket] of hostSockets().entries()) {

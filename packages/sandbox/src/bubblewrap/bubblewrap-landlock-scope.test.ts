@@ -65,7 +65,7 @@ async function bash(script: string, options: { backend?: BubblewrapBackend; mode
   return runWrapped(wrapped, workspace);
 }
 
-describe.skipIf(missing !== undefined)(`Landlock scope: abstract UNIX sockets and signals (architecture §3.7, issue 24)${missing === undefined ? '' : ` — skipped: ${missing}`}`, () => {
+describe.skipIf(missing !== undefined)(`Landlock scope: abstract UNIX sockets and signals (architecture §3.7)${missing === undefined ? '' : ` — skipped: ${missing}`}`, () => {
   it('a host abstract-socket daemon is unreachable from sandboxed bash with network allow, in every mode', async () => {
     for (const mode of ['read-only', 'workspace-write', 'full-access'] as const) {
       const result = await bash(connectTo(hostAbstract), { mode });

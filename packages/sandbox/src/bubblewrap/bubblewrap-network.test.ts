@@ -57,7 +57,7 @@ async function listenerSaw(marker: string): Promise<boolean> {
   return false;
 }
 
-describe('network setting under bubblewrap (issue 19)', () => {
+describe('network setting under bubblewrap', () => {
   it('by default a sandboxed bash reaches a listener on the host in every mode, as under Seatbelt', async () => {
     for (const mode of ['read-only', 'workspace-write', 'full-access'] as const) {
       const marker = `allowed-${mode}`;

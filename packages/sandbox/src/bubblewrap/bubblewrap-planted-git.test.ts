@@ -7,7 +7,7 @@ import type { SandboxPolicy, SandboxReleaseReport } from '../index.js';
 import type { StagedReleaseReport } from '../staging/wrap-staged.js';
 import { makeTempDirectory, requireBubblewrap, sandboxedEnvironment, spawnSandboxed } from './test-support/run-wrapped.js';
 
-// Issue 23 items 1 and 2, architecture §3.7 "planted code": sandboxed commands (the public
+// Architecture §3.7 "planted code": sandboxed commands (the public
 // BubblewrapBackend on the real kernel) try to leave a program that the USER's git runs later;
 // then the user's own git runs on the host, unsandboxed, and no planted program may have run.
 // Each attack is first shown to work on an unprotected copy, so that no test passes vacuously.
@@ -127,7 +127,7 @@ function plantGitlink(directory: string, key: string, value: string): string {
   ].join(' && ');
 }
 
-describe('planted code through gitlinks (issue 23 item 1)', () => {
+describe('planted code through gitlinks', () => {
   it('a nested repository with core.fsmonitor recorded as a gitlink keeps it out of the host (staged writes: refused at release, the repository stays), and the user’s git status, diff, add, commit, fetch, pull, submodule update and log run nothing', async () => {
     const parts = await fixture('gitlink-fsmonitor');
     const origin = path.join(parts.base, 'origin.git');
@@ -281,7 +281,7 @@ describe('planted code through gitlinks (issue 23 item 1)', () => {
   });
 });
 
-describe('planted code above the workspace (issue 23 item 2)', () => {
+describe('planted code above the workspace', () => {
   it('a repository planted above a workspace inside a temp root (git init, a bare repository, .git files) cannot be made: HEAD and what a .git holds are refused at release', async () => {
     const parts = await fixture('above');
     const scratchRoot = path.join(parts.temp, 'scratch');

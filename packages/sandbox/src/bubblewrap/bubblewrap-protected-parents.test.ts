@@ -57,7 +57,7 @@ async function bash(script: string, sandboxPolicy: SandboxPolicy) {
  */
 const renameFunction = `rename() { '${process.execPath}' -e 'try { require("fs").renameSync(process.argv[1], process.argv[2]); console.log("renamed " + process.argv[1]) } catch (error) { console.log(error.code + " " + process.argv[1]) }' "$1" "$2"; }`;
 
-describe('folders holding protected entries cannot be moved under bubblewrap (issue 19)', () => {
+describe('folders holding protected entries cannot be moved under bubblewrap', () => {
   it('mv .git .g, edit the hooks, mv back: nothing reaches the host (staged writes); the workspace and the folder above it stay', async () => {
     const before = await listTree(root);
     const run = await bash(

@@ -6,7 +6,7 @@ import { BubblewrapBackend, SandboxUnavailableError, checkAccess, createSandboxP
 import type { PathGrant, SandboxMode, SandboxPolicy } from '../index.js';
 import { listTree, makeTempDirectory, refusedPaths, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
-// The three ways out of issue 8, tried from inside a sandboxed `bash -c` as an attacker would, on
+// The three ways git can be sent to a config of the command's, tried from inside a sandboxed `bash -c` as an attacker would, on
 // the real bubblewrap: each must now fail, and the fence must say the same (architecture §3.2).
 
 const backend = new BubblewrapBackend();
@@ -81,7 +81,7 @@ describe('bypass 1: git config and hooks redirected through .git', () => {
     const parts = await fixture('commondir');
     await repository(parts.workspace, parts.home);
     const marker = path.join(parts.base, 'pwned');
-    // The attack of issue 8: a copy of the repository with a config that runs a command on `git status`.
+    // The attack: a copy of the repository with a config that runs a command on `git status`.
     const attack = [
       'mkdir -p evil && cp -r .git/HEAD .git/objects .git/refs evil/',
       `printf '[core]\\n\\tfsmonitor = "touch ${marker}; false"\\n' > evil/config`,

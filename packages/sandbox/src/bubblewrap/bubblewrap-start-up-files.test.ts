@@ -6,7 +6,7 @@ import { installStageMountHelper } from '../staging/install-stage-mount-helper.j
 import { listTree, makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
 /**
- * Issue 24 item 5 (architecture §3.7 "planted code"), on the real kernel: with the workspace = HOME
+ * Architecture §3.7 "planted code", on the real kernel: with the workspace = HOME
  * (an MCP root of `~`) or in full-access, bash must not plant any start-up file a stock system
  * later runs outside the sandbox — and leaves no mount point behind.
  */
@@ -49,7 +49,7 @@ afterAll(async () => {
   if (root !== undefined) await fs.rm(root, { recursive: true, force: true });
 });
 
-describe('start-up files (architecture §3.7, issue 24)', () => {
+describe('start-up files (architecture §3.7)', () => {
   for (const mode of ['workspace-write', 'full-access'] as const) {
     it(`${mode} with the workspace = HOME: none of the start-up files can be planted, PATH folders in HOME included`, async () => {
       const policy = createSandboxPolicy({ mode, workspaceRoots: [home], homeDirectory: home, tempRoots: [], executableSearchPath: `${toolsBin}:/usr/bin:/bin` });

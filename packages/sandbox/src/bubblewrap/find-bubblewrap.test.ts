@@ -24,7 +24,7 @@ function executable(path: string): void {
   chmodSync(path, 0o755);
 }
 
-describe('bwrap is found on PATH (issue 29), not only at /usr/bin/bwrap', () => {
+describe('bwrap is found on PATH, not only at /usr/bin/bwrap', () => {
   it('takes the first executable regular file named bwrap in PATH order', () => {
     const [relativeLooking, empty, notExecutable, folderNamedBwrap, first, second] = folders('a', 'b', 'c', 'd', 'e', 'f') as [string, string, string, string, string, string];
     writeFileSync(join(notExecutable, 'bwrap'), 'not a program');
