@@ -183,12 +183,12 @@ describe('planted code through gitlinks', () => {
     const result = await sandboxed(`${script.join('\n')}\necho done`, policyFor(parts), parts.workspace);
     expect(result.stdout).toBe('done\n');
     // Staged writes: each planted repository's config is refused at release (an allow-list of keys), its
-    // hooks folder, commondir and config.worktree too; the repositories themselves stay.
+    // hook, commondir and config.worktree too; the repositories themselves (and their hook samples) stay.
     const repos = path.join(parts.workspace, 'repos');
     keys.forEach(([key], index) => {
       expect(result.refused, key).toContain(path.join(repos, `r${index}/.git/config`));
     });
-    expect(result.refused).toContain(path.join(repos, 'hook/.git/hooks'));
+    expect(result.refused).toContain(path.join(repos, 'hook/.git/hooks/post-checkout'));
     expect(result.refused).toContain(path.join(repos, 'common/.git/commondir'));
     expect(result.refused).toContain(path.join(repos, 'worktree/.git/config.worktree'));
     expect(await exists(path.join(repos, 'hook/.git/hooks/post-checkout'))).toBe(false);
@@ -219,11 +219,15 @@ describe('planted code through gitlinks', () => {
       parts.workspace,
     );
     expect(result.stdout).toBe('done\n');
-    // Staged writes: the user's config change is refused at release; the new repositories arrive with
-    // their harmless config (init, clone), only their new hooks folders stay out.
+    // Staged writes: the user's config change is refused at release; the new repositories arrive
+    // whole (init, clone: a harmless config and the hook samples git never runs).
     const own = path.join(parts.workspace, 'tools/own/.git/config');
-    expect(result.refused).toContain(own);
-    expect(result.refused.filter((refused) => refused !== own).sort()).toEqual(['vendor/clone/.git/hooks', 'vendor/plain/.git/hooks'].map((name) => path.join(parts.workspace, name)));
+    expect(result.refused).toEqual([own]);
+    for (const name of ['vendor/plain', 'vendor/clone']) {
+      const hooks = await fs.readdir(path.join(parts.workspace, name, '.git/hooks'));
+      expect(hooks.length, name).toBeGreaterThan(0);
+      expect(hooks.filter((hook) => !hook.endsWith('.sample')), name).toEqual([]);
+    }
     expect(userGit(path.join(parts.workspace, 'vendor/clone'), parts.home, ['config', 'remote.origin.url'])).toBe(`${path.join(parts.workspace, 'tools/own')}\n`);
     for (const name of ['vendor/plain/.git', 'vendor/clone/.git', 'tools/own/.git']) expect(await exists(path.join(parts.workspace, name)), name).toBe(true);
     expect(userGit(path.join(parts.workspace, 'tools/own'), parts.home, ['config', 'core.pager'])).toBe('less -R\n');
