@@ -201,9 +201,12 @@ describe('BubblewrapBackend', () => {
       const created = await bash(`cd ${fresh} && mv .git .git-old; ${evilRepository}`, repositories);
       expect(await readOrNull(path.join(fresh, '.git/hooks/pre-commit'))).toBeNull();
       expect(await readOrNull(path.join(fresh, '.git/config'))).toBeNull();
-      // The new hooks folder may be made; the hook the command put in it is refused.
-      expect(created.staged?.refused.map((refusal) => refusal.path)).toEqual(
-        expect.arrayContaining([path.join(fresh, '.git/config'), path.join(fresh, '.git/hooks/pre-commit')]),
+      // A new hooks folder holding nothing but the hook is refused whole, with what the command put in it.
+      expect(created.staged?.refused.map((refusal) => [refusal.path, refusal.entriesBelow])).toEqual(
+        expect.arrayContaining([
+          [path.join(fresh, '.git/config'), undefined],
+          [path.join(fresh, '.git/hooks'), 1],
+        ]),
       );
 
       // full-access stages too: moving home away (a copy, then removals judged entry by entry) keeps

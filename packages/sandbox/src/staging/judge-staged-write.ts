@@ -79,6 +79,16 @@ function isHookSample(path: string): boolean {
   return /\/\.git\/(?:modules\/.+\/)?hooks\/[^/]+\.sample$/.test(path);
 }
 
+/** Whether a staged hooks folder holds a `*.sample` file (what `git init` writes there). */
+function holdsSamples(staged: string | undefined): boolean {
+  if (staged === undefined) return false;
+  try {
+    return fs.readdirSync(staged).some((name) => name.endsWith('.sample'));
+  } catch {
+    return false;
+  }
+}
+
 /** Whether every key of the staged config file is one that cannot run or redirect anything. */
 function configRunsNothing(staged: string): boolean {
   try {
@@ -118,9 +128,8 @@ export function judgeStagedWrite(policy: SandboxPolicy, path: string, operation:
   if (type === 'directory' && decision.tier === 'sensitive' && sensitiveKindOf(policy, path) === 'git-file') return allow();
   // A repository's hooks folder itself (`git init` makes it): each file in it is judged on its own
   // (the samples git never runs arrive, a hook does not).
-  if (type === 'directory' && operation === 'create' && decision.tier === 'sensitive' && sensitiveKindOf(policy, path) === 'git-hooks' && /\/hooks$/.test(path)) return allow();
-  // The hooks folder of a repository found by its HEAD (a bare one): entries judged one by one.
-  if (type === 'directory' && operation === 'create' && decision.tier === 'sensitive' && /\/hooks$/.test(path) && sensitiveKindOf(policy, path) === 'git-hooks') return allow();
+  // (Only with something it may hold: a hooks folder of refused hooks alone stays out whole.)
+  if (type === 'directory' && operation === 'create' && decision.tier === 'sensitive' && /\/hooks$/.test(path) && holdsSamples(staged) && sensitiveKindOf(policy, path) === 'git-hooks') return allow();
   if (decision.tier !== 'sensitive' || operation === 'delete' || staged === undefined || type !== 'file') return decision;
   const kind = sensitiveKindOf(policy, path);
   if (isHookSample(path) || (kind === 'git-hooks' && /\/hooks\/[^/]+\.sample$/.test(path))) return allow();
