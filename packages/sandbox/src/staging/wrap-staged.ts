@@ -94,6 +94,10 @@ export function wrapStaged(
         try {
           const report = applyStagedWrites(policy, area.roots, { opaqueFolders: (folders) => readOverlayOpaque(helper, folders) });
           return { notices: formatStagedRefusals(report), staged: report };
+        } catch (error) {
+          // Never silently: the model is told its writes may not all be on the host.
+          const reason = error instanceof Error ? error.message : String(error);
+          return { notices: [`[not applied: the sandbox could not apply what the command wrote (${reason}); some of its changes may be missing on the host]`], staged: emptyReport };
         } finally {
           area.remove();
         }
