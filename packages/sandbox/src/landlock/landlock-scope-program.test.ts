@@ -1,23 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDirectory } from '../bubblewrap/test-support/run-wrapped.js';
+import { assembleWithGnuAs, hasBinutils } from './test-support/assemble-with-gnu-as.js';
 import { assembleListing } from './assemble-listing.js';
 import { ELF_CODE_OFFSET } from './elf-executable.js';
 import { landlockScopeListing } from './landlock-scope-listing.js';
 import { landlockScopeProgram } from './landlock-scope-program.js';
 
-function has(tool: string): boolean {
-  try {
-    execFileSync(tool, ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const binutils = has('as') && has('objcopy');
 let scratch: string;
 
 beforeAll(async () => {
@@ -30,13 +19,8 @@ afterAll(async () => {
 
 describe('the Landlock scope helper program (architecture §3.7)', () => {
   // The audit a reviewer would do by hand: every line's bytes are what its assembly means.
-  it.skipIf(!binutils)('GNU as assembles the listing’s assembly column to exactly its bytes column (needs binutils: as, objcopy)', async () => {
-    const source = ['.intel_syntax noprefix', '.text', ...landlockScopeListing.map((line) => `${line.label === undefined ? '' : `${line.label}: `}${line.assembly}`), ''].join('\n');
-    await fs.writeFile(path.join(scratch, 'helper.s'), source);
-    execFileSync('as', ['--64', '-o', 'helper.o', 'helper.s'], { cwd: scratch });
-    execFileSync('objcopy', ['-O', 'binary', '-j', '.text', 'helper.o', 'helper.bin'], { cwd: scratch });
-    const assembled = await fs.readFile(path.join(scratch, 'helper.bin'));
-    expect(assembled.toString('hex')).toBe(assembleListing(landlockScopeListing).toString('hex'));
+  it.skipIf(!hasBinutils)('GNU as assembles the listing’s assembly column to exactly its bytes column (needs binutils: as, objcopy)', async () => {
+    expect(await assembleWithGnuAs(landlockScopeListing, scratch)).toBe(assembleListing(landlockScopeListing).toString('hex'));
   });
 
   it('is a static x86-64 ELF executable: entry at the code, one read+execute segment, no writable one, no interpreter', () => {
