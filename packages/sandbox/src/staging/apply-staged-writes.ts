@@ -189,9 +189,10 @@ class StagedApply {
     if (this.#recording()) this.#changes.push(change);
   }
 
-  #allowed(path: string, operation: StagedRefusal['operation'], staged: string | undefined, type: StagedEntryType | undefined, entriesBelow?: number): boolean {
+  #allowed(path: string, operation: StagedRefusal['operation'], staged: string | undefined, type: StagedEntryType | undefined, countEntriesBelow?: () => number): boolean {
     const decision = this.#judge(path, operation, staged, type);
     if (decision.allowed) return true;
+    const entriesBelow = countEntriesBelow?.();
     this.#refused.push({
       path,
       operation,
@@ -259,7 +260,7 @@ class StagedApply {
       existing = undefined;
     }
     if (existing === undefined) {
-      if (!this.#allowed(path, 'create', staged, 'directory', countBelow(staged))) return;
+      if (!this.#allowed(path, 'create', staged, 'directory', () => countBelow(staged))) return;
       fs.mkdirSync(host.entry(name), { mode: hostMode(stats.mode) & 0o777 });
       this.#record({ path, kind: 'created', type: 'directory', mode: hostMode(stats.mode) });
     }
