@@ -27,6 +27,18 @@ export class HostDirectory {
     }
   }
 
+  /**
+   * Opens a trusted anchor that may itself be a magic link (`/proc/<pid>/root`: a process's own
+   * root); everything below it is then opened without following links.
+   */
+  static openAnchor(anchor: string): HostDirectory | undefined {
+    try {
+      return new HostDirectory(anchor, fs.openSync(anchor, O_RDONLY | O_DIRECTORY));
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The child folder `name`, opened without following a link; undefined when it is not a folder. */
   openChild(name: string): HostDirectory | undefined {
     try {

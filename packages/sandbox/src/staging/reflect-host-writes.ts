@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { isInsideScopedPath } from '../policy/is-inside-scoped-path.js';
+import { HostDirectory } from './host-directory.js';
 
 /**
  * A process of the running command whose mount namespace holds this call's overlays: the one
@@ -33,33 +34,59 @@ export function findStagedProcess(token: string, known: number | undefined): num
  * Writes the host's current state of each path into the running command's view of it, through
  * `/proc/<pid>/root` (the command's own root, where the overlays are): the overlay copies the file
  * up and the command's watchers get their event. The host is never written here; what lands in
- * the upper layer equals the host, so applying it later changes nothing.
+ * the upper layer equals the host, so applying it later changes nothing. Below the command's root
+ * nothing is followed: every folder is opened without following a link (the command may have put
+ * links in its own view, and an absolute one would lead back to the host), the file is written
+ * beside its name and renamed over it; a path whose folders are not plain folders in the command's
+ * view is left alone.
  */
 export function reflectHostWrites(pid: number, targets: readonly string[], paths: readonly string[]): void {
   for (const path of paths) {
     if (!path.startsWith('/') || path.includes('\0')) continue;
     if (!targets.some((target) => isInsideScopedPath(path, { path: target, scope: 'subtree' }))) continue;
-    const inside = `/proc/${pid}/root${path}`;
-    const slash = inside.lastIndexOf('/');
-    const temporary = `${inside.slice(0, slash)}/.${inside.slice(slash + 1, slash + 200)}.openwork-${randomBytes(6).toString('hex')}`;
     let stats: fs.Stats | undefined;
     try {
       stats = fs.lstatSync(path);
     } catch {
       stats = undefined;
     }
+    if (stats !== undefined && !stats.isFile()) continue;
+    const components = path.split('/').filter((part) => part !== '' && part !== '.' && part !== '..');
+    const name = components.pop();
+    if (name === undefined) continue;
+    const opened: HostDirectory[] = [];
     try {
+      const anchor = HostDirectory.openAnchor(`/proc/${pid}/root`);
+      if (anchor === undefined) return; // the command has ended
+      opened.push(anchor);
+      let folder: HostDirectory = anchor;
+      for (const component of components) {
+        let child: HostDirectory | undefined = folder.openChild(component);
+        if (child === undefined && folder.lstat(component) === undefined) {
+          fs.mkdirSync(folder.entry(component));
+          child = folder.openChild(component);
+        }
+        if (child === undefined) throw new Error('not a plain folder in the command\'s view');
+        opened.push(child);
+        folder = child;
+      }
       if (stats === undefined) {
-        fs.rmSync(inside, { force: true });
-      } else if (stats.isFile()) {
-        fs.mkdirSync(inside.slice(0, slash), { recursive: true });
-        fs.copyFileSync(path, temporary);
-        fs.chmodSync(temporary, stats.mode & 0o1777);
-        fs.renameSync(temporary, inside);
+        if (folder.lstat(name) !== undefined) fs.rmSync(folder.entry(name), { force: true, recursive: false });
+        continue;
+      }
+      const temporary = `.${name.slice(0, 200)}.openwork-${randomBytes(6).toString('hex')}`;
+      try {
+        fs.copyFileSync(path, folder.entry(temporary), fs.constants.COPYFILE_EXCL);
+        fs.chmodSync(folder.entry(temporary), stats.mode & 0o1777);
+        fs.renameSync(folder.entry(temporary), folder.entry(name));
+      } catch (error) {
+        fs.rmSync(folder.entry(temporary), { force: true });
+        throw error;
       }
     } catch {
-      fs.rmSync(temporary, { force: true });
-      // The command ended meanwhile, or its view has no such folder: nothing to show it.
+      // The command ended meanwhile, or its view has no plain folder there: nothing to show it.
+    } finally {
+      for (const folder of opened.reverse()) folder.close();
     }
   }
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolResult } from '@openwork/tools-contract';
 import { describe, expect, it } from 'vitest';
@@ -72,4 +72,28 @@ describe('background tasks under staged writes (architecture §3.10)', () => {
     expect(after).toMatch(/not applied: .*sub\/\.git\/hooks/s);
     expect(existsSync(join(fixture.workspace, 'sub', '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
+
+  it("a task's own links never lead the reflected edit out of its view: a file and a folder it swapped for links to the host stay untouched", async () => {
+    const fixture = await bashFixture();
+    const victim = join(fixture.outside, 'victim.txt');
+    await writeFile(victim, 'keep\n');
+    await writeFile(join(fixture.workspace, 'watched.txt'), 'first\n');
+    await mkdir(join(fixture.workspace, 'dir'));
+    await writeFile(join(fixture.workspace, 'dir', 'inner.txt'), 'first\n');
+    // In its own view the task replaces the file and the folder by links to the host (absolute links).
+    const command = `rm watched.txt && ln -s ${victim} watched.txt && rm -r dir && ln -s ${fixture.outside} dir && echo swapped; exec sleep 60`;
+    const started = await fixture.call('bash', { command, runInBackground: true, yieldMs: 300, description: 'swapper' });
+    const { taskId } = backgroundTaskOf(started);
+    expect(await outputOf(fixture, taskId, 'swapped', ToolResult.text(started))).toContain('swapped');
+    await fixture.call('read', { path: 'watched.txt' });
+    expect((await fixture.call('write', { path: 'watched.txt', content: 'model edit\n' })).status).toBe('succeeded');
+    await fixture.call('read', { path: 'dir/inner.txt' });
+    expect((await fixture.call('write', { path: 'dir/inner.txt', content: 'model edit\n' })).status).toBe('succeeded');
+    await fixture.call('write', { path: 'dir/victim.txt', content: 'model edit\n' });
+    expect(await readFile(victim, 'utf8')).toBe('keep\n');
+    await fixture.call('bash_kill', { taskId });
+    expect(await readFile(victim, 'utf8')).toBe('keep\n');
+    expect(await readdir(fixture.outside)).toEqual(['victim.txt']);
+  });
 });
+
