@@ -147,68 +147,105 @@ function checkOptionPath(path: string): void {
  * No mount point and no file is ever created on the host.
  */
 export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCommand, area: StagingArea, host: StagedHost, mounted: ReadonlySet<string> = new Set()): StagedRendering {
-  const targets = area.roots.map((root) => root.target);
-  const insideOverlay = (path: string): boolean => targets.some((target) => isInsideScopedPath(path, { path: target, scope: 'subtree' }));
-  const args: string[] = [...processFlags, ...(layout.network === 'none' ? ['--unshare-net'] : []), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...kernelSettingsMounts];
-  const mounts: StageMount[] = [];
-  let sides = 0;
-  const side = (): string => `${SIDE_MOUNTS}/${(sides += 1)}`;
-  // A read-only /dev/null, bound aside once: a bind of it (the helper's masks on top of an
-  // overlay) is read-only too, so a masked file reads empty and refuses writes (EROFS), as
-  // bwrap's own `--ro-bind /dev/null` masks do.
-  let readOnlyNull: string | undefined;
-  const nullMask = (target: string): StageMount => {
-    if (readOnlyNull === undefined) {
-      readOnlyNull = side();
-      args.push('--ro-bind', '/dev/null', readOnlyNull);
-    }
-    return { kind: 'bind', source: readOnlyNull, target };
-  };
-  for (const root of area.roots) {
-    checkOptionPath(root.target);
-    // A mount of its own: bound aside before any overlay, so its lower layer is that file system.
-    let lower = root.target;
-    if (mounted.has(root.target)) {
-      lower = side();
-      args.push('--ro-bind', root.target, lower);
-    }
-    mounts.push({ kind: 'overlay', target: root.target, lower, upper: `${area.mountPoint}/${root.name}/upper`, work: `${area.mountPoint}/${root.name}/work` });
+  const plan = new StagedPlan(area);
+  plan.args.push(...processFlags, ...(layout.network === 'none' ? ['--unshare-net'] : []), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...kernelSettingsMounts);
+  overlayRoots(plan, area, mounted); // tier 4: every writable folder staged
+  maskCredentials(plan, layout, host); // tier 2: unreadable and unwritable, grants reopening parts
+  maskHostSockets(plan, layout, host); // §3.7: host daemons behind UNIX sockets unreachable
+  plan.args.push('--bind', area.folder, area.mountPoint);
+  // The staging folder is the helper's business only: hidden before the command runs.
+  plan.mounts.push({ kind: 'readonly-empty', target: area.mountPoint });
+  if (plan.sides > 0) plan.mounts.push({ kind: 'readonly-empty', target: SIDE_MOUNTS });
+  plan.args.push('--chdir', command.cwd);
+  return { bubblewrapArguments: plan.args, mounts: plan.mounts, cwd: command.cwd, command: command.argv };
+}
+
+/** What the steps of one rendering build up: bwrap's arguments and the helper's mounts. */
+class StagedPlan {
+  readonly args: string[] = [];
+  readonly mounts: StageMount[] = [];
+  sides = 0;
+  readonly #targets: readonly string[];
+  #readOnlyNull: string | undefined;
+
+  constructor(area: StagingArea) {
+    this.#targets = area.roots.map((root) => root.target);
   }
 
-  // Tier 2: credential paths neither readable nor writable (architecture §3.2), grants reopening parts.
+  /** A fresh place in bwrap's own `/dev` where a mount is prepared before the helper moves it. */
+  side(): string {
+    this.sides += 1;
+    return `${SIDE_MOUNTS}/${this.sides}`;
+  }
+
+  /** Below an overlay: bwrap's mounts there are hidden by it, so the helper makes them again on top. */
+  insideOverlay(path: string): boolean {
+    return this.#targets.some((target) => isInsideScopedPath(path, { path: target, scope: 'subtree' }));
+  }
+
+  /**
+   * A read-only /dev/null, bound aside once: a bind of it (the helper's masks on top of an overlay)
+   * is read-only too, so a masked file reads empty and refuses writes (EROFS), as bwrap's own
+   * `--ro-bind /dev/null` masks do.
+   */
+  nullMask(target: string): StageMount {
+    if (this.#readOnlyNull === undefined) {
+      this.#readOnlyNull = this.side();
+      this.args.push('--ro-bind', '/dev/null', this.#readOnlyNull);
+    }
+    return { kind: 'bind', source: this.#readOnlyNull, target };
+  }
+}
+
+/** Every writable folder an overlay on the call's staging folder; a mount of its own has its lower layer bound aside first. */
+function overlayRoots(plan: StagedPlan, area: StagingArea, mounted: ReadonlySet<string>): void {
+  for (const root of area.roots) {
+    checkOptionPath(root.target);
+    let lower = root.target;
+    if (mounted.has(root.target)) {
+      lower = plan.side();
+      plan.args.push('--ro-bind', root.target, lower);
+    }
+    plan.mounts.push({ kind: 'overlay', target: root.target, lower, upper: `${area.mountPoint}/${root.name}/upper`, work: `${area.mountPoint}/${root.name}/work` });
+  }
+}
+
+/** Tier 2 (architecture §3.2): credential paths neither readable nor writable; grants reopen parts. */
+function maskCredentials(plan: StagedPlan, layout: SandboxLayout, host: StagedHost): void {
   const grants: ScopedPath[] = [...layout.readableGrants, ...layout.writableGrants];
   const masked: ScopedPath[] = [];
-  const byDepth = [...layout.unreadable].sort((a, b) => depthOf(a.path) - depthOf(b.path));
-  for (const entry of byDepth) {
+  for (const entry of [...layout.unreadable].sort((a, b) => depthOf(a.path) - depthOf(b.path))) {
     if (isInsideAnyScopedPath(entry.path, masked)) continue;
     const stats = host.lstat(entry.path);
     if (stats === undefined) continue; // missing: creating it is a staged write the rules refuse
-    const reopened = grants.some((grant) => grant.path === entry.path && (grant.scope === 'subtree' || !stats.isDirectory()));
-    if (reopened) continue;
+    if (grants.some((grant) => grant.path === entry.path && (grant.scope === 'subtree' || !stats.isDirectory()))) continue;
     masked.push({ path: entry.path, scope: 'subtree' });
+    const inside = plan.insideOverlay(entry.path);
     if (!stats.isDirectory()) {
-      if (insideOverlay(entry.path)) mounts.push(nullMask(entry.path));
-      else args.push('--ro-bind', '/dev/null', entry.path);
+      if (inside) plan.mounts.push(plan.nullMask(entry.path));
+      else plan.args.push('--ro-bind', '/dev/null', entry.path);
       continue;
     }
-    const inside = grants.filter((grant) => grant.path !== entry.path && isInsideScopedPath(grant.path, { path: entry.path, scope: 'subtree' }) && host.lstat(grant.path) !== undefined);
-    if (inside.length === 0) {
-      if (insideOverlay(entry.path)) mounts.push({ kind: 'readonly-empty', target: entry.path });
-      else args.push('--perms', '0000', '--tmpfs', entry.path, '--remount-ro', entry.path);
+    const reopened = grants.filter((grant) => grant.path !== entry.path && isInsideScopedPath(grant.path, { path: entry.path, scope: 'subtree' }) && host.lstat(grant.path) !== undefined);
+    if (reopened.length === 0) {
+      if (inside) plan.mounts.push({ kind: 'readonly-empty', target: entry.path });
+      else plan.args.push('--perms', '0000', '--tmpfs', entry.path, '--remount-ro', entry.path);
       continue;
     }
     // A folder mask with granted paths reachable inside it (mode 0111: reachable, not listable).
-    const place = insideOverlay(entry.path) ? side() : entry.path;
-    args.push('--perms', '0111', '--tmpfs', place);
-    for (const grant of inside) {
+    const place = inside ? plan.side() : entry.path;
+    plan.args.push('--perms', '0111', '--tmpfs', place);
+    for (const grant of reopened) {
       const writable = layout.writableGrants.some((other) => other.path === grant.path);
-      args.push(writable && !insideOverlay(grant.path) ? '--bind' : '--ro-bind', grant.path, `${place}${grant.path.slice(entry.path.length)}`);
+      plan.args.push(writable && !plan.insideOverlay(grant.path) ? '--bind' : '--ro-bind', grant.path, `${place}${grant.path.slice(entry.path.length)}`);
     }
-    args.push('--remount-ro', place);
-    if (place !== entry.path) mounts.push({ kind: 'bind', source: place, target: entry.path });
+    plan.args.push('--remount-ro', place);
+    if (place !== entry.path) plan.mounts.push({ kind: 'bind', source: place, target: entry.path });
   }
+}
 
-  // §3.7: host daemons behind UNIX sockets are unreachable, allowed sockets reachable.
+/** §3.7: host daemons behind UNIX sockets are unreachable, allowed sockets reachable. */
+function maskHostSockets(plan: StagedPlan, layout: SandboxLayout, host: StagedHost): void {
   const allowed = (layout.allowedSockets ?? []).map((path) => ({ path, scope: 'exact' as const }));
   const seen = new Set<string>();
   for (const listed of host.listeningSockets()) {
@@ -220,23 +257,16 @@ export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCo
     if (isInsideAnyProtectedEntry(socket, layout.unreadable, layout.letterCase)) continue;
     if (host.lstat(socket)?.isSocket() !== true) continue;
     const isAllowed = isInsideAnyScopedPath(socket, allowed);
-    if (insideOverlay(socket)) {
+    if (plan.insideOverlay(socket)) {
       if (isAllowed) {
-        const place = side();
-        args.push('--bind', socket, place);
-        mounts.push({ kind: 'bind', source: place, target: socket });
+        const place = plan.side();
+        plan.args.push('--bind', socket, place);
+        plan.mounts.push({ kind: 'bind', source: place, target: socket });
       } else {
-        mounts.push(nullMask(socket));
+        plan.mounts.push(plan.nullMask(socket));
       }
     } else if (!isAllowed) {
-      args.push('--ro-bind', '/dev/null', socket);
+      plan.args.push('--ro-bind', '/dev/null', socket);
     }
   }
-
-  args.push('--bind', area.folder, area.mountPoint);
-  // The staging folder is the helper's business only: hidden before the command runs.
-  mounts.push({ kind: 'readonly-empty', target: area.mountPoint });
-  if (sides > 0) mounts.push({ kind: 'readonly-empty', target: SIDE_MOUNTS });
-  args.push('--chdir', command.cwd);
-  return { bubblewrapArguments: args, mounts, cwd: command.cwd, command: command.argv };
 }

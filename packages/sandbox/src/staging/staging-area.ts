@@ -42,7 +42,7 @@ export function removeStagingFolder(folder: string): void {
   try {
     for (const root of fs.readdirSync(folder)) {
       try {
-        fs.chmodSync(`${folder}/${root}/work/work`, 0o700);
+        fs.chmodSync([folder, root, 'work', 'work'].join('/'), 0o700);
       } catch {
         // not there: nothing to open up
       }
