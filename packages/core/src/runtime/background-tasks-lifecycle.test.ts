@@ -27,9 +27,28 @@ function living(token: string): number[] {
   return found;
 }
 
-async function until(condition: () => boolean): Promise<boolean> {
-  for (let attempt = 0; attempt < 200 && !condition(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+/**
+ * Waits for `condition` — patiently: these are shared machines, and the test is about whether the
+ * processes end, not how fast. Twenty seconds is far beyond any healthy start or kill (the test itself may take a minute).
+ */
+async function until(condition: () => boolean, patienceMs = 20_000): Promise<boolean> {
+  const deadline = Date.now() + patienceMs;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   return condition();
+}
+
+/** The processes of `token` with their state, for a failure message. */
+function described(token: string): string {
+  return living(token)
+    .map((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return `${pid} ${stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3)} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 120)}`;
+      } catch {
+        return `${pid} gone`;
+      }
+    })
+    .join('; ');
 }
 
 describe('background bash tasks end with their owner', () => {
@@ -52,9 +71,11 @@ describe('background bash tasks end with their owner', () => {
       expect(result.artifacts.find((artifact) => artifact.kind === 'background_task')).toMatchObject({ state: 'running' });
     }
     // bwrap and bash of each task carry its session's token.
-    expect(await until(() => living(keptToken).length >= 4 && living(deletedToken).length >= 2)).toBe(true);
+    const started = await until(() => living(keptToken).length >= 4 && living(deletedToken).length >= 2);
+    expect(started, `the tasks' processes: kept [${described(keptToken)}], to delete [${described(deletedToken)}]`).toBe(true);
     await machine.runtime.deleteSession(deleted.id);
-    expect(await until(() => living(deletedToken).length === 0)).toBe(true);
+    const ended = await until(() => living(deletedToken).length === 0);
+    expect(ended, `still living after the session was deleted: [${described(deletedToken)}]`).toBe(true);
     // The other session's tasks are still running, and listed.
     expect(living(keptToken).length).toBeGreaterThanOrEqual(4);
     const { result: listed } = await kept.callTool('bash_output', {});

@@ -40,8 +40,8 @@ export const credentialHomeDefaultsGuardedWhenMissing: readonly ProtectedEntry[]
 /**
  * Further credential classes (architecture §3.8, docs/decisions/0050-sandbox-credentials-and-secrets-at-rest.md): histories, package registries, cloud and
  * infrastructure CLIs, databases, container registries, git hosting CLIs, `.env` in HOME, SSH
- * variants. A missing one holds no secret, and creating it runs nothing later, so no host mount
- * point is made for it (every placeholder is per-call cost); the fence and Seatbelt deny it anyway.
+ * variants. A missing one holds no secret, and creating it runs nothing later, so nothing is
+ * mounted over it (every mask is per-call cost); the fence and Seatbelt deny it anyway.
  * Compared with Anthropic's sandbox-runtime and Codex: neither ships a default read-deny list
  * (both leave reads to configuration); sandbox-runtime's write-deny list is covered by tier 3.
  */

@@ -203,8 +203,7 @@ class GitRedirectionScan {
    * it that a command can write, the names through which git would find a repository there — a
    * `.git`, and `HEAD`, without which no folder is a bare repository — until the repository the
    * root lies in, if any. Above the root a `.git` that is no repository is protected whole, also
-   * when it is a folder: it may be another OpenWork process's placeholder, and a command that put
-   * files in it would make it outlive that process (§3.7). In the root itself only git's own names
+   * when it is a folder: git would take files put in it for a repository of the folder above. In the root itself only git's own names
    * in it are, so that `git init` there works.
    */
   protectAncestors(workspaceRoot: string, writableRoots: readonly ScopedPath[]): void {
@@ -217,7 +216,7 @@ class GitRedirectionScan {
   /**
    * A temp root is shared by every process of the machine (architecture §3.7): when it is no
    * repository, its `.git` and `HEAD` are protected whole like a folder above a workspace root
-   * (one placeholder each, not one per name inside a `.git` made for them).
+   * (each protected whole, not name by name inside a `.git` made for them).
    */
   protectTempRoot(tempRoot: string): void {
     this.protectRepositoryNames(tempRoot, false);

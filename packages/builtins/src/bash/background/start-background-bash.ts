@@ -10,7 +10,7 @@ export type BackgroundBashRequest = Omit<SandboxedBashRequest, 'timeoutMs' | 'si
  * Starts `task` through THE one runner of bash (`runSandboxedBash`, acceptance 10d: wrapped with
  * this call's policy, spawned by the process backend, the wrap released after the exit) without
  * waiting for it: the wrap's claim is held until the process ends — normal exit, bash_kill, the
- * session closing — so its placeholders live exactly as long as the task (architecture §3.7).
+ * session closing — so its staged writes keep reaching the host exactly as long as the task runs (architecture §3.10).
  * The task's own signal is its only cancel: the call that started it ends long before.
  */
 export function startBackgroundBash(session: ToolSessionContext, task: BackgroundTask, request: BackgroundBashRequest): void {
