@@ -35,6 +35,7 @@ export { layoutAllows } from './policy/layout-allows.js';
 // Tier 3 by kind, at any depth (architecture §3.10): the one table and what a path is.
 export {
   gitSensitiveNames,
+  hookManagerConfigNames,
   sensitiveNameRules,
   sensitiveRootEntryNames,
   workTreeSensitiveNames,

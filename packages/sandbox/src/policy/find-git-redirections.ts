@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { isGitInclude, readGitConfigFile } from './git-config-entries.js';
-import { gitSensitiveNames } from './git-sensitive-names.js';
+import { gitSensitiveNames, hookManagerConfigNames } from './git-sensitive-names.js';
 import type { GitConfigEntry } from './git-config-entries.js';
 import { configPath, gitFileTarget, kindOf, listSomeEntries, readSmallFile, realDirectory } from './git-files.js';
 import type { GitScanStatistics } from './git-files.js';
@@ -106,6 +106,7 @@ class GitRedirectionScan {
     if (this.#seenGitDirectories.has(real) || this.#seenGitDirectories.size >= maximumGitDirectories) return;
     this.#seenGitDirectories.add(real);
     for (const name of gitRedirectionNames) this.add({ path: path.posix.join(gitDirectory, name), scope: 'subtree' });
+    if (workTree !== undefined) for (const name of hookManagerConfigNames) this.add({ path: path.posix.join(workTree, name), scope: 'subtree' });
     this.readConfig(path.posix.join(real, 'config'), workTree, 0);
     this.readConfig(path.posix.join(real, 'config.worktree'), workTree, 0);
     const common = readSmallFile(path.posix.join(real, 'commondir'), this.#statistics)?.split(/\r?\n/)[0]?.trim();
@@ -258,6 +259,7 @@ class GitRedirectionScan {
  * - the `.git` files of submodule work trees (`core.worktree` of each module) and of linked
  *   worktrees (`worktrees/<name>/gitdir`): replaced, they point git elsewhere;
  * - the folder named by `core.hooksPath`, and its parent when it is husky's `_` folder;
+ * - in each work tree, the hook managers' configuration (`hookManagerConfigNames`);
  * - every file named by `include.path` or `includeIf.<condition>.path`, followed to depth 10;
  * - with `workspaceRoots`: `.git` and `HEAD` in the folders above each one (`protectAncestors`);
  * - with `tempRoots`: `.git` and `HEAD` in each, when it is no repository (`protectTempRoot`).

@@ -13,7 +13,10 @@ import type { PathScope } from './sandbox-policy.js';
  * - `git-file`: the `.git` entry itself, whatever it is now (a git file or link redirects git;
  *   moving a `.git` folder away would carry its config and hooks out from under their names);
  * - `envrc`, `vscode`, `idea`: direnv's `.envrc`, editors' `.vscode/` and `.idea/` (task files run programs);
- * - `hooks-path`: the folder a repository's `core.hooksPath` names (found per repository, not by name).
+ * - `hooks-path`: the folder a repository's `core.hooksPath` names (found per repository, not by name);
+ * - `hook-manager-config`: a hook manager's configuration in a repository's work tree
+ *   (`hookManagerConfigNames`: pre-commit, lefthook, husky 4): the installed hooks run the commands
+ *   it names (found per repository: only where the folder holds a `.git`).
  */
 export type SensitiveKind =
   | 'git-config'
@@ -25,7 +28,8 @@ export type SensitiveKind =
   | 'envrc'
   | 'vscode'
   | 'idea'
-  | 'hooks-path';
+  | 'hooks-path'
+  | 'hook-manager-config';
 
 /** One name inside a git directory through which git decides which configuration and hooks to use. */
 export interface GitSensitiveName {
@@ -64,6 +68,39 @@ export const workTreeSensitiveNames: readonly GitSensitiveName[] = Object.freeze
     { name: '.idea', kind: 'idea', reason: 'JetBrains IDEs run run-configurations and tools from it' },
   ].map((entry) => Object.freeze(entry as GitSensitiveName)),
 );
+
+const lefthookNames = ['lefthook', '.lefthook', 'lefthook-local', '.lefthook-local'].flatMap((base) =>
+  ['yml', 'yaml', 'toml', 'json', 'jsonc'].map((extension) => `${base}.${extension}`),
+);
+
+/**
+ * Where hook managers read what the hooks they installed run, relative to a repository's work
+ * tree: a git hook (or a global `core.hooksPath` folder) that hands over to one of them runs
+ * whatever this file names at the user's next `git commit` — a hook by another name. Protected in
+ * every work tree that holds a `.git` (whether the manager is installed there or globally cannot be
+ * told from the repository), at any depth. Names only: what a hook manager then runs from the work
+ * tree (a `repo: local` script, `package.json` scripts, `node_modules`) is the work tree's content,
+ * which is the command's to write (sandbox README, known limits).
+ */
+export const hookManagerConfigNames: readonly string[] = Object.freeze([
+  // pre-commit (pre-commit.com): `repo: local` hooks run any `entry`.
+  '.pre-commit-config.yaml',
+  '.pre-commit-config.yml',
+  // lefthook: the configuration, also under `.config/`, and its script folders.
+  ...lefthookNames,
+  ...lefthookNames.filter((name) => !name.startsWith('.')).map((name) => `.config/${name}`),
+  '.lefthook',
+  '.lefthook-local',
+  // husky 4 and earlier: hooks run `husky.hooks.<name>` of these (or of package.json).
+  '.huskyrc',
+  '.huskyrc.json',
+  '.huskyrc.yaml',
+  '.huskyrc.yml',
+  '.huskyrc.js',
+  '.huskyrc.cjs',
+  'husky.config.js',
+  'husky.config.cjs',
+]);
 
 /**
  * One rule of tier 3 at any depth: a sequence of path components (`['.git', 'hooks']`) matched

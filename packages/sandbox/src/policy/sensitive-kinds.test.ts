@@ -235,6 +235,39 @@ describe('core.hooksPath folders of every repository, read from the host at each
     }
   });
 
+  it("a hook manager's configuration in every work tree at any depth, in the letter case of the volume; the policy's scan lists it for Seatbelt", () => {
+    const repo = path.join(ws, 'm/a/b/c/svc');
+    write(path.join(repo, '.git/HEAD'), 'ref: refs/heads/main\n');
+    const linked = path.join(ws, 'm/linked');
+    write(path.join(linked, '.git'), `gitdir: ${path.join(repo, '.git')}\n`);
+    const p = policy();
+    const managed = [
+      [path.join(repo, '.pre-commit-config.yaml'), path.join(repo, '.pre-commit-config.yaml')],
+      [path.join(repo, '.pre-commit-config.yml'), path.join(repo, '.pre-commit-config.yml')],
+      [path.join(repo, 'lefthook-local.toml'), path.join(repo, 'lefthook-local.toml')],
+      [path.join(repo, '.config/lefthook.jsonc'), path.join(repo, '.config/lefthook.jsonc')],
+      [path.join(repo, '.lefthook/pre-push/check.sh'), path.join(repo, '.lefthook')],
+      [path.join(repo, 'husky.config.js'), path.join(repo, 'husky.config.js')],
+      [path.join(linked, '.huskyrc'), path.join(linked, '.huskyrc')],
+    ];
+    for (const [file] of managed) {
+      for (const actor of actors) expect(checkAccess(p, file as string, 'write', actor), `${actor} ${file}`).toMatchObject({ allowed: false, tier: 'sensitive', sandboxDenied: true });
+      expect(sensitiveKindOf(p, file as string), file).toBe('hook-manager-config');
+    }
+    // Below the work tree, in a folder without `.git`, and look-alike names: ordinary files.
+    for (const file of [path.join(repo, 'docs/.pre-commit-config.yaml'), path.join(ws, 'm/.pre-commit-config.yaml'), path.join(repo, 'lefthook.yml.bak'), path.join(repo, '.config/other.yml')]) {
+      expect(checkAccess(p, file, 'write', 'process').allowed, file).toBe(true);
+      expect(sensitiveKindOf(p, file), file).toBeUndefined();
+    }
+    // A case-insensitive volume: every spelling.
+    const folded = policy({ letterCase: 'insensitive' });
+    expect(sensitiveKindOf(folded, path.join(repo, '.Pre-Commit-Config.YAML'))).toBe('hook-manager-config');
+    expect(sensitiveKindOf(p, path.join(repo, '.Pre-Commit-Config.YAML'))).toBeUndefined();
+    // The scan at policy time (what Seatbelt's profile names) lists them for the workspace's own repository.
+    const own = policy({ workspaceRoots: [repo] });
+    expect(deriveSandboxLayout(own).readOnly).toEqual(expect.arrayContaining([{ path: path.join(repo, '.pre-commit-config.yaml'), scope: 'subtree' }, { path: path.join(repo, '.lefthook'), scope: 'subtree' }]));
+  });
+
   it('nothing is cached: a hooksPath set after the policy was built is seen at the next check', () => {
     const repo = path.join(ws, 'later/x/y/repo');
     write(path.join(repo, '.git/HEAD'), 'ref: refs/heads/main\n');

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { canonicalizePathSync } from './canonicalize-path.js';
 import { isGitInclude, parseGitConfig, type GitConfigEntry } from './git-config-entries.js';
 import { configPath, gitFileTarget, kindOf, maximumGitFileBytes, realDirectory } from './git-files.js';
-import { sensitiveNameRules, type SensitiveKind, type SensitiveNameRule } from './git-sensitive-names.js';
+import { hookManagerConfigNames, sensitiveNameRules, type SensitiveKind, type SensitiveNameRule } from './git-sensitive-names.js';
 import { isInsideScopedPath } from './is-inside-scoped-path.js';
 import { foldLetterCase } from './letter-case.js';
 import type { ScopedPath } from './sandbox-layout.js';
@@ -179,12 +179,14 @@ function isInside(subject: string, folder: string, letterCase: LetterCase): bool
 }
 
 /**
- * The `hooks-path` kind of `canonicalPath`: for every repository whose work tree holds the path
- * (a `.git` entry in the path itself or a folder above it, up to and including `top`), the folder
- * its `core.hooksPath` names (from its config, `config.worktree`, the `commondir`'s config, the
- * user's global config, and every file they include). A configuration that exists but cannot be
- * read or parsed makes the path itself protected (fail closed). Reads the host now, every call:
- * nothing is cached, so a change made since is seen. One `lstat` per folder when no `.git` is found.
+ * The `hooks-path` and `hook-manager-config` kinds of `canonicalPath`: for every repository whose
+ * work tree holds the path (a `.git` entry in the path itself or a folder above it, up to and
+ * including `top`), the folder its `core.hooksPath` names (from its config, `config.worktree`, the
+ * `commondir`'s config, the user's global config, and every file they include), and the hook
+ * managers' configuration in the work tree (`hookManagerConfigNames`). A configuration that exists
+ * but cannot be read or parsed makes the path itself protected (fail closed). Reads the host now,
+ * every call: nothing is cached, so a change made since is seen. One `lstat` per folder when no
+ * `.git` is found.
  */
 export function findRepositoryHooksFolders(canonicalPath: string, top: string, homeDirectory: string | undefined, letterCase: LetterCase): SensitiveKindMatch[] {
   const matches: SensitiveKindMatch[] = [];
@@ -194,6 +196,10 @@ export function findRepositoryHooksFolders(canonicalPath: string, top: string, h
     for (const location of hooks.locations) {
       if (isInside(canonicalPath, location, letterCase)) matches.push({ kind: 'hooks-path', entry: location });
     }
+    if (hooks.repository) {
+      const managed = hookManagerEntryOf(canonicalPath, directory, letterCase);
+      if (managed !== undefined) matches.push({ kind: 'hook-manager-config', entry: managed });
+    }
     if (directory === top || directory === '/' || !isInsideScopedPath(directory, { path: top, scope: 'subtree' })) break;
   }
   return matches.sort((a, b) => a.entry.length - b.entry.length);
@@ -201,11 +207,46 @@ export function findRepositoryHooksFolders(canonicalPath: string, top: string, h
 
 /** What the repository whose work tree is `directory` (if any) names as hooks folders: each spelling, and whether a config could not be read. */
 interface RepositoryHooks {
+  /** Whether `directory` holds a `.git` entry (it is a work tree). */
+  readonly repository: boolean;
   readonly locations: readonly string[];
   readonly unreadable: boolean;
 }
 
-const noRepository: RepositoryHooks = Object.freeze({ locations: [], unreadable: false });
+const noRepository: RepositoryHooks = Object.freeze({ repository: false, locations: [], unreadable: false });
+
+/** `hookManagerConfigNames` by first component (folded when insensitive) → the whole relative names. */
+const hookManagerNames = new Map<LetterCase, ReadonlyMap<string, readonly string[]>>();
+
+function hookManagerNamesFor(letterCase: LetterCase): ReadonlyMap<string, readonly string[]> {
+  let byFirst = hookManagerNames.get(letterCase);
+  if (byFirst === undefined) {
+    const built = new Map<string, string[]>();
+    for (const name of hookManagerConfigNames) {
+      const spelled = letterCase === 'insensitive' ? foldLetterCase(name) : name;
+      const first = spelled.split('/')[0] as string;
+      built.set(first, [...(built.get(first) ?? []), spelled]);
+    }
+    byFirst = built;
+    hookManagerNames.set(letterCase, byFirst);
+  }
+  return byFirst;
+}
+
+/**
+ * The hook manager's configuration entry of the work tree `workTree` that holds `canonicalPath`
+ * (the path itself or an ancestor below `workTree`), if any: a lookup of the path's first
+ * components, whatever the number of names.
+ */
+function hookManagerEntryOf(canonicalPath: string, workTree: string, letterCase: LetterCase): string | undefined {
+  const prefix = workTree === '/' ? '/' : `${workTree}/`;
+  if (canonicalPath.length <= prefix.length || !canonicalPath.startsWith(prefix)) return undefined;
+  const relative = canonicalPath.slice(prefix.length);
+  const spelled = letterCase === 'insensitive' ? foldLetterCase(relative) : relative;
+  const candidates = hookManagerNamesFor(letterCase).get(spelled.split('/', 1)[0] as string);
+  const name = candidates?.find((candidate) => spelled === candidate || spelled.startsWith(`${candidate}/`));
+  return name === undefined ? undefined : `${prefix}${relative.slice(0, name.length)}`;
+}
 
 /**
  * Folders already looked at during one judgment pass (`withRepositoryScan`): a pass over many
@@ -245,7 +286,7 @@ function repositoryHooksAt(directory: string, homeDirectory: string | undefined)
         for (const location of new Set([folder, ...(canonical.ok ? [canonical.path] : [])])) locations.push(location);
       }
     }
-    hooks = { locations, unreadable };
+    hooks = { repository: true, locations, unreadable };
   }
   scanCache?.set(key, hooks);
   return hooks;

@@ -164,6 +164,56 @@ describe('staged writes keep what tools rely on (real bubblewrap)', () => {
     expect(read(path.join(repository, 'code.txt'))).toBe('fine\n');
     expect(result.staged.refused.map((refusal) => path.relative(place.workspace, refusal.path)).sort()).toEqual([path.join('a', 'b', 'app', '.husky', 'pre-commit'), path.join('wt', '.git')]);
   });
+
+  it("a hook manager's configuration (pre-commit, lefthook) in a repository at depth is refused; the same names outside a work tree arrive", async () => {
+    const place = layout();
+    const repository = path.join(place.workspace, 'projects', 'app');
+    const marker = path.join(place.home, '..', 'hook-manager-ran');
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: place.home, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@example.invalid', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@example.invalid' };
+    fs.mkdirSync(repository, { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: repository, env });
+    // What `pre-commit install` leaves, reduced to its effect: the hook runs every `entry:` of the
+    // work tree's configuration (a `repo: local` hook with `language: system`).
+    fs.writeFileSync(path.join(repository, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nsed -n "s/^ *entry: //p" .pre-commit-config.yaml 2>/dev/null | sh\n', { mode: 0o755 });
+    const plant = `repos:\n- repo: local\n  hooks:\n  - id: lint\n    name: lint\n    language: system\n    entry: touch ${marker}\n`;
+    const commit = (): void => {
+      fs.appendFileSync(path.join(repository, 'code.txt'), 'line\n');
+      execFileSync('git', ['add', 'code.txt'], { cwd: repository, env });
+      execFileSync('git', ['commit', '-qm', 'change'], { cwd: repository, env });
+    };
+
+    // The control: written on the host, the user's next commit runs the planted entry.
+    fs.writeFileSync(path.join(repository, '.pre-commit-config.yaml'), plant);
+    commit();
+    expect(fs.existsSync(marker)).toBe(true);
+    fs.rmSync(marker);
+    fs.rmSync(path.join(repository, '.pre-commit-config.yaml'));
+
+    const result = await run(
+      place,
+      [
+        `printf '${plant.replaceAll('\n', '\\n')}' > projects/app/.pre-commit-config.yaml`,
+        'mkdir -p projects/app/.lefthook/pre-commit projects/app/.config node_modules/pkg',
+        `echo 'pre-commit: {commands: {x: {run: touch ${marker}}}}' > projects/app/lefthook.yml`,
+        'echo "touch x" > projects/app/.lefthook/pre-commit/plant.sh',
+        'echo "pre-commit: {}" > projects/app/.config/lefthook.yml',
+        'echo "repos: []" > node_modules/pkg/.pre-commit-config.yaml',
+        'echo "pre-commit: {}" > node_modules/pkg/lefthook.yml',
+        'echo fine > projects/app/notes.txt',
+      ].join(' && '),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.staged.refused.map((refusal) => path.relative(place.workspace, refusal.path)).sort()).toEqual(
+      ['.config/lefthook.yml', '.lefthook', '.pre-commit-config.yaml', 'lefthook.yml'].map((name) => path.join('projects', 'app', name)).sort(),
+    );
+    for (const name of ['.pre-commit-config.yaml', 'lefthook.yml', '.lefthook', '.config/lefthook.yml']) expect(fs.existsSync(path.join(repository, name)), name).toBe(false);
+    // Outside any work tree the names are ordinary files (a package's own, in node_modules).
+    expect(read(path.join(place.workspace, 'node_modules', 'pkg', '.pre-commit-config.yaml'))).toBe('repos: []\n');
+    expect(read(path.join(place.workspace, 'node_modules', 'pkg', 'lefthook.yml'))).toBe('pre-commit: {}\n');
+    expect(read(path.join(repository, 'notes.txt'))).toBe('fine\n');
+    commit();
+    expect(fs.existsSync(marker)).toBe(false);
+  });
 });
 
 describe('host sockets bound through a link', () => {
