@@ -56,14 +56,16 @@ function isWhiteout(stats: fs.Stats): boolean {
   return stats.isCharacterDevice() && stats.rdev === 0;
 }
 
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = fs.constants;
+
 function sameBytes(a: string, b: string, size: number): boolean {
   if (size === 0) return true;
   const chunk = Math.min(size, MIB);
   const left = Buffer.allocUnsafe(chunk);
   const right = Buffer.allocUnsafe(chunk);
-  const fa = fs.openSync(a, 'r');
+  const fa = fs.openSync(a, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   try {
-    const fb = fs.openSync(b, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    const fb = fs.openSync(b, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
     try {
       for (let offset = 0; offset < size; offset += chunk) {
         const length = Math.min(chunk, size - offset);
@@ -79,12 +81,46 @@ function sameBytes(a: string, b: string, size: number): boolean {
   }
 }
 
-/** Counts the entries below an upper-layer folder (what a refused new folder carried). */
-function countBelow(folder: string): number {
+/**
+ * Copies the regular file at `source` to `target` (created, never replaced) without following a
+ * link at `source`: what is copied is the file that was opened, even if a running command swaps
+ * the name for a link to a host file meanwhile. Read until the end it has now (not `copyFileSync`,
+ * whose loop waits forever for bytes a file truncated meanwhile no longer has). Throws when it is
+ * no regular file (any more).
+ */
+function copyRegularFile(source: string, target: string): void {
+  const input = fs.openSync(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  try {
+    if (!fs.fstatSync(input).isFile()) throw Object.assign(new Error('it is no longer a regular file'), { code: 'ENOTREGULAR' });
+    const output = fs.openSync(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+    try {
+      const buffer = Buffer.allocUnsafe(MIB);
+      for (;;) {
+        const read = fs.readSync(input, buffer, 0, buffer.length, null);
+        if (read === 0) break;
+        for (let written = 0; written < read; ) written += fs.writeSync(output, buffer, written, read - written);
+      }
+    } finally {
+      fs.closeSync(output);
+    }
+  } finally {
+    fs.closeSync(input);
+  }
+}
+
+/** Counts the entries below an upper-layer folder (what a refused new folder carried), without following links. */
+function countBelow(folder: HostDirectory): number {
   let count = 0;
-  for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+  for (const name of folder.names()) {
     count += 1;
-    if (entry.isDirectory()) count += countBelow(`${folder}/${entry.name}`);
+    if (folder.lstat(name)?.isDirectory() !== true) continue;
+    const child = folder.openChild(name);
+    if (child === undefined) continue;
+    try {
+      count += countBelow(child);
+    } finally {
+      child.close();
+    }
   }
   return count;
 }
@@ -126,6 +162,8 @@ class StagedApply {
   readonly #linked = new Map<string, string>();
   readonly #copy: boolean;
   readonly #judged: Map<string, string> | undefined;
+  /** `copy` passes: the staging folder of the root being applied, where files are copied to be judged. */
+  #scratch: HostDirectory | undefined;
 
   constructor(judge: StagedWriteJudge, options: ApplyStagedWritesOptions) {
     this.#judge = judge;
@@ -166,7 +204,13 @@ class StagedApply {
     try {
       const folders: string[] = [];
       const collect = (folder: string): void => {
-        for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+        let entries: fs.Dirent[];
+        try {
+          entries = fs.readdirSync(folder, { withFileTypes: true });
+        } catch {
+          return; // removed by a running command meanwhile: the walk below sees what is there
+        }
+        for (const entry of entries) {
           if (!entry.isDirectory()) continue;
           folders.push(`${folder}/${entry.name}`);
           collect(`${folder}/${entry.name}`);
@@ -174,7 +218,21 @@ class StagedApply {
       };
       collect(root.upper);
       this.#opaque = folders.length === 0 ? new Set() : this.#opaqueFolders(folders);
-      this.#applyFolder(root.upper, host, false);
+      // The upper layer is walked like the host: through folders opened without following links,
+      // so a running command that swaps a folder for a link (sync) never leads a read elsewhere.
+      const upper = HostDirectory.openRoot(root.upper);
+      if (upper === undefined) return;
+      // While the command runs, a file is copied out of its reach first (beside the upper layer,
+      // in the call's staging folder): that copy is what is judged and what arrives.
+      this.#scratch = this.#copy ? HostDirectory.openRoot(root.upper.slice(0, root.upper.lastIndexOf('/'))) : undefined;
+      try {
+        if (this.#copy && this.#scratch === undefined) throw new Error(`the staging folder of ${root.target} is gone`);
+        this.#applyFolder(upper, host, false);
+      } finally {
+        upper.close();
+        this.#scratch?.close();
+        this.#scratch = undefined;
+      }
     } finally {
       host.close();
     }
@@ -216,16 +274,16 @@ class StagedApply {
     }
   }
 
-  #applyFolder(upper: string, host: HostDirectory, opaque: boolean): void {
-    const names = fs.readdirSync(upper).sort();
+  #applyFolder(upper: HostDirectory, host: HostDirectory, opaque: boolean): void {
+    const names = upper.names().sort();
     if (opaque) {
       const staged = new Set(names);
       for (const name of host.names().sort()) if (!staged.has(name)) this.#delete(host, name);
     }
     for (const name of names) {
-      const staged = `${upper}/${name}`;
-      const stats = fs.lstatSync(staged);
-      if (!stats.isDirectory() && this.#judgedBefore(staged, stats)) continue;
+      const stats = upper.lstat(name);
+      if (stats === undefined) continue; // gone meanwhile (a running command): the next pass sees what is there
+      if (!stats.isDirectory() && this.#judgedBefore(upper.childPath(name), stats)) continue;
       if (isWhiteout(stats)) {
         try {
           if (host.lstat(name) !== undefined) this.#delete(host, name);
@@ -240,9 +298,9 @@ class StagedApply {
         continue;
       }
       try {
-        if (type === 'directory') this.#applyDirectory(staged, stats, host, name);
-        else if (type === 'file') this.#applyFile(staged, stats, host, name);
-        else this.#applySymlink(staged, host, name);
+        if (type === 'directory') this.#applyDirectory(upper, stats, host, name);
+        else if (type === 'file') this.#applyFile(upper, stats, host, name);
+        else this.#applySymlink(upper, host, name);
       } catch (error) {
         // The host refused what the rules allowed (permissions, a full disk, a read-only mount):
         // that entry stays as it was on the host, the others go on.
@@ -252,15 +310,34 @@ class StagedApply {
     }
   }
 
-  #applyDirectory(staged: string, stats: fs.Stats, host: HostDirectory, name: string): void {
+  /**
+   * The name of an upper-layer entry the judge reads: its upper-layer path once the command has
+   * ended (nothing changes it any more), else the entry reached through its opened folder.
+   */
+  #stagedName(upper: HostDirectory, name: string): string {
+    return this.#copy ? upper.entry(name) : upper.childPath(name);
+  }
+
+  #applyDirectory(upper: HostDirectory, stats: fs.Stats, host: HostDirectory, name: string): void {
     const path = host.childPath(name);
+    const staged = this.#stagedName(upper, name);
     let existing = host.lstat(name);
     if (existing !== undefined && !existing.isDirectory()) {
       if (!this.#delete(host, name)) return;
       existing = undefined;
     }
+    const stagedFolder = upper.openChild(name);
+    if (stagedFolder === undefined) return; // no longer a folder (a running command): the next pass sees what is there
+    try {
+      this.#applyStagedDirectory(stagedFolder, staged, stats, host, name, path, existing);
+    } finally {
+      stagedFolder.close();
+    }
+  }
+
+  #applyStagedDirectory(stagedFolder: HostDirectory, staged: string, stats: fs.Stats, host: HostDirectory, name: string, path: string, existing: fs.Stats | undefined): void {
     if (existing === undefined) {
-      if (!this.#allowed(path, 'create', staged, 'directory', () => countBelow(staged))) return;
+      if (!this.#allowed(path, 'create', staged, 'directory', () => countBelow(stagedFolder))) return;
       fs.mkdirSync(host.entry(name), { mode: hostMode(stats.mode) & 0o777 });
       this.#record({ path, kind: 'created', type: 'directory', mode: hostMode(stats.mode) });
     }
@@ -275,68 +352,90 @@ class StagedApply {
         child.chmodSelf(hostMode(stats.mode));
         this.#record({ path, kind: 'modified', type: 'directory', mode: hostMode(stats.mode), beforeType: 'directory', beforeMode: hostMode(existing.mode) });
       }
-      this.#applyFolder(staged, child, existing !== undefined && this.#opaque.has(staged));
+      this.#applyFolder(stagedFolder, child, existing !== undefined && this.#opaque.has(stagedFolder.path));
     } finally {
       child.close();
     }
   }
 
-  #applyFile(staged: string, stats: fs.Stats, host: HostDirectory, name: string): void {
+  #applyFile(upper: HostDirectory, stats: fs.Stats, host: HostDirectory, name: string): void {
     const path = host.childPath(name);
     let existing = host.lstat(name);
     const mode = hostMode(stats.mode);
     if (existing?.isFile() === true && existing.size === stats.size && hostMode(existing.mode) === mode && existing.nlink === 1 && stats.nlink === 1) {
-      if (sameBytes(staged, host.entry(name), stats.size)) return; // copied up, not changed
+      if (sameBytes(upper.entry(name), host.entry(name), stats.size)) return; // copied up, not changed
     }
-    if (!this.#allowed(path, existing === undefined ? 'create' : 'modify', staged, 'file')) return;
-    if (existing !== undefined && !existing.isFile() && !existing.isSymbolicLink()) {
-      if (!this.#delete(host, name)) return;
-      existing = undefined;
+    // A running command (sync) may rewrite the file between its judgment and its arrival: it is
+    // copied out of its reach first, and that copy is what is judged (a config by its keys),
+    // recorded and put in place.
+    const copied = this.#scratch === undefined ? undefined : this.#copyAside(upper, name, stats, this.#scratch);
+    const staged = copied === undefined ? upper.childPath(name) : (this.#scratch as HostDirectory).entry(copied.name);
+    try {
+      if (!this.#allowed(path, existing === undefined ? 'create' : 'modify', staged, 'file')) return;
+      if (existing !== undefined && !existing.isFile() && !existing.isSymbolicLink()) {
+        if (!this.#delete(host, name)) return;
+        existing = undefined;
+      }
+      const size = copied?.size ?? stats.size;
+      const before = existing?.isFile() === true ? this.#readRecorded(host.entry(name), existing.size) : undefined;
+      const previous = existing === undefined ? {} : this.#previous(host, name, existing);
+      const after = this.#readRecorded(staged, size);
+      const key = `${stats.dev}:${stats.ino}`;
+      const linkedTo = stats.nlink > 1 && copied === undefined ? this.#linked.get(key) : undefined;
+      if (copied !== undefined) {
+        this.#place(this.#scratch as HostDirectory, copied.name, stats, host, name);
+      } else if (linkedTo !== undefined) {
+        // A hard link the command made between two staged names: linked again on the host.
+        const temporary = this.#temporaryName(host, name);
+        fs.linkSync(linkedTo, host.entry(temporary));
+        fs.renameSync(host.entry(temporary), host.entry(name));
+      } else {
+        fs.chmodSync(upper.entry(name), mode);
+        this.#place(upper, name, stats, host, name);
+        if (stats.nlink > 1) this.#linked.set(key, path);
+      }
+      this.#record({
+        path,
+        kind: existing === undefined ? 'created' : 'modified',
+        type: 'file',
+        mode,
+        size,
+        ...previous,
+        ...(after !== undefined && (existing === undefined || before !== undefined) ? { after, before: before ?? null } : {}),
+      });
+    } finally {
+      if (copied !== undefined) fs.rmSync((this.#scratch as HostDirectory).entry(copied.name), { force: true });
     }
-    const before = existing?.isFile() === true ? this.#readRecorded(host.entry(name), existing.size) : undefined;
-    const previous = existing === undefined ? {} : this.#previous(host, name, existing);
-    const after = this.#readRecorded(staged, stats.size);
-    const key = `${stats.dev}:${stats.ino}`;
-    const linkedTo = stats.nlink > 1 && !this.#copy ? this.#linked.get(key) : undefined;
-    if (this.#copy) {
-      this.#copyInto(staged, stats, host, name);
-    } else if (linkedTo !== undefined) {
-      // A hard link the command made between two staged names: linked again on the host.
-      const temporary = this.#temporaryName(host, name);
-      fs.linkSync(linkedTo, host.entry(temporary));
-      fs.renameSync(host.entry(temporary), host.entry(name));
-    } else {
-      fs.chmodSync(staged, mode);
-      this.#moveInto(staged, stats, host, name);
-      if (stats.nlink > 1) this.#linked.set(key, path);
-    }
-    this.#record({
-      path,
-      kind: existing === undefined ? 'created' : 'modified',
-      type: 'file',
-      mode,
-      size: stats.size,
-      ...previous,
-      ...(after !== undefined && (existing === undefined || before !== undefined) ? { after, before: before ?? null } : {}),
-    });
   }
 
-  /** Moves a staged file over `name`: a rename on one file system, else a copy beside it renamed over it. */
-  #moveInto(staged: string, stats: fs.Stats, host: HostDirectory, name: string): void {
+  /** Copies a staged file into `scratch` under a new name, with its mode and times; that name and the size copied. */
+  #copyAside(upper: HostDirectory, name: string, stats: fs.Stats, scratch: HostDirectory): { name: string; size: number } {
+    const copy = `copy-${randomBytes(8).toString('hex')}`;
     try {
-      fs.renameSync(staged, host.entry(name));
+      copyRegularFile(upper.entry(name), scratch.entry(copy));
+      fs.chmodSync(scratch.entry(copy), hostMode(stats.mode));
+      fs.utimesSync(scratch.entry(copy), stats.atime, stats.mtime);
+      return { name: copy, size: fs.lstatSync(scratch.entry(copy)).size };
+    } catch (error) {
+      fs.rmSync(scratch.entry(copy), { force: true });
+      throw error;
+    }
+  }
+
+  /**
+   * Puts the file `from` of `source` at `name` on the host: a rename on one file system, else a
+   * copy beside `name` (without following a link at `from`) renamed over it.
+   */
+  #place(source: HostDirectory, from: string, stats: fs.Stats, host: HostDirectory, name: string): void {
+    try {
+      fs.renameSync(source.entry(from), host.entry(name));
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
     }
-    this.#copyInto(staged, stats, host, name);
-  }
-
-  /** Copies a staged file beside `name` and renames the copy over it (the staged file stays). */
-  #copyInto(staged: string, stats: fs.Stats, host: HostDirectory, name: string): void {
     const temporary = this.#temporaryName(host, name);
     try {
-      fs.copyFileSync(staged, host.entry(temporary), fs.constants.COPYFILE_EXCL);
+      copyRegularFile(source.entry(from), host.entry(temporary));
       fs.chmodSync(host.entry(temporary), hostMode(stats.mode));
       fs.utimesSync(host.entry(temporary), stats.atime, stats.mtime);
       fs.renameSync(host.entry(temporary), host.entry(name));
@@ -365,9 +464,10 @@ class StagedApply {
     }
   }
 
-  #applySymlink(staged: string, host: HostDirectory, name: string): void {
+  #applySymlink(upper: HostDirectory, host: HostDirectory, name: string): void {
     const path = host.childPath(name);
-    const target = fs.readlinkSync(staged);
+    const staged = this.#stagedName(upper, name);
+    const target = fs.readlinkSync(upper.entry(name));
     let existing = host.lstat(name);
     if (existing?.isSymbolicLink() === true && fs.readlinkSync(host.entry(name)) === target) return;
     if (!this.#allowed(path, existing === undefined ? 'create' : 'modify', staged, 'symlink')) return;
