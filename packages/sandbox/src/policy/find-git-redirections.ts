@@ -204,8 +204,8 @@ class GitRedirectionScan {
    * it that a command can write, the names through which git would find a repository there — a
    * `.git`, and `HEAD`, without which no folder is a bare repository — until the repository the
    * root lies in, if any. Above the root a `.git` that is no repository is protected whole, also
-   * when it is a folder: git would take files put in it for a repository of the folder above. In the root itself only git's own names
-   * in it are, so that `git init` there works.
+   * when it is a folder: files put in it would make it a repository of the folder above. In the
+   * root itself only git's own names in it are, so that `git init` there works.
    */
   protectAncestors(workspaceRoot: string, writableRoots: readonly ScopedPath[]): void {
     for (let directory = workspaceRoot; isInsideAnyScopedPath(directory, writableRoots); directory = path.posix.dirname(directory)) {

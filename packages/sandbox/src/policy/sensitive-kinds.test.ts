@@ -241,7 +241,8 @@ describe('core.hooksPath folders of every repository, read from the host at each
     const linked = path.join(ws, 'm/linked');
     write(path.join(linked, '.git'), `gitdir: ${path.join(repo, '.git')}\n`);
     const p = policy();
-    const managed = [
+    // Each file and the entry that protects it (a script folder protects what is in it).
+    const managed: ReadonlyArray<readonly [string, string]> = [
       [path.join(repo, '.pre-commit-config.yaml'), path.join(repo, '.pre-commit-config.yaml')],
       [path.join(repo, '.pre-commit-config.yml'), path.join(repo, '.pre-commit-config.yml')],
       [path.join(repo, 'lefthook-local.toml'), path.join(repo, 'lefthook-local.toml')],
@@ -250,9 +251,12 @@ describe('core.hooksPath folders of every repository, read from the host at each
       [path.join(repo, 'husky.config.js'), path.join(repo, 'husky.config.js')],
       [path.join(linked, '.huskyrc'), path.join(linked, '.huskyrc')],
     ];
-    for (const [file] of managed) {
-      for (const actor of actors) expect(checkAccess(p, file as string, 'write', actor), `${actor} ${file}`).toMatchObject({ allowed: false, tier: 'sensitive', sandboxDenied: true });
-      expect(sensitiveKindOf(p, file as string), file).toBe('hook-manager-config');
+    for (const [file, entry] of managed) {
+      for (const actor of actors) expect(checkAccess(p, file, 'write', actor), `${actor} ${file}`).toMatchObject({ allowed: false, tier: 'sensitive', sandboxDenied: true });
+      expect(sensitiveKindOf(p, file), file).toBe('hook-manager-config');
+      // A grant on the entry reopens everything it protects.
+      const granted = policy({ grants: [{ path: entry, access: 'write', scope: 'subtree' }] });
+      expect(checkAccess(granted, file, 'write', 'file-tool').allowed, file).toBe(true);
     }
     // Below the work tree, in a folder without `.git`, and look-alike names: ordinary files.
     for (const file of [path.join(repo, 'docs/.pre-commit-config.yaml'), path.join(ws, 'm/.pre-commit-config.yaml'), path.join(repo, 'lefthook.yml.bak'), path.join(repo, '.config/other.yml')]) {
