@@ -121,8 +121,12 @@ export async function runConsumerTest(options) {
     /** @type {string | undefined} */ let nodeModules;
     if (options.nativeAddonsAsUser === true) {
       const dependencyNames = publishable.flatMap((entry) => Object.keys(entry.manifest["dependencies"] ?? {}));
-      const addons = workspaceNativeAddons(workspaceRoot, dependencyNames);
-      log(`native addons installed as a user would, without our mirror: ${addons.map(({ name, version }) => `${name}@${version}`).join(', ')}`);
+      // Each addon at the range our manifests give it, as the projects' own npm install will
+      // resolve it (the newest match, not the workspace's locked version): the binary built here
+      // is then the one served to every project, instead of each project compiling a newer one.
+      const ranges = new Map(publishable.flatMap((entry) => Object.entries(entry.manifest["dependencies"] ?? {})).reverse());
+      const addons = workspaceNativeAddons(workspaceRoot, dependencyNames).map(({ name, version }) => ({ name, version: ranges.get(name) ?? version }));
+      log(`native addons installed as a user would (the ranges our manifests give), without our mirror: ${addons.map(({ name, version }) => `${name}@${version}`).join(', ')}`);
       const asUser = await installNativeAddonsAsUser({ addons, directory: join(workDirectory, 'native-addons-as-user'), env });
       print(asUser.checks);
       nodeModules = asUser.nodeModules;

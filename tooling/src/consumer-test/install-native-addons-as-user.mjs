@@ -76,6 +76,7 @@ export function workspaceNativeAddons(workspaceRoot, dependencyNames) {
  * so the rest of the consumer test on this Node can be served these binaries instead of compiling
  * them again per project.
  * @param {{ addons: readonly { name: string, version: string }[], directory: string, env: NodeJS.ProcessEnv }} input
+ *   (`version`: a version or a range, as `npm install` takes it)
  * @returns {Promise<{ checks: NativeAddonCheck[], nodeModules: string }>}
  */
 export async function installNativeAddonsAsUser({ addons, directory, env }) {
@@ -99,12 +100,15 @@ export async function installNativeAddonsAsUser({ addons, directory, env }) {
       checks.push({ packageName, name: `${label}: install failed`, ok: false, detail: describeFailure(installed) });
       continue;
     }
+    // A range installs its newest match: the version it became is the one reported.
+    const manifest = join(directory, 'node_modules', name, 'package.json');
+    const installedAs = existsSync(manifest) ? `${name}@${JSON.parse(readFileSync(manifest, 'utf8')).version}` : packageName;
     const smoke = SMOKE_TESTS[name] ?? `require(${JSON.stringify(name)});`;
     const used = await runCommand('node', ['-e', smoke], { cwd: directory, env, timeoutMs: 60_000 });
     checks.push(
       used.exitCode === 0
-        ? { packageName, name: `${label}: ${obtained}; loads and works`, ok: true }
-        : { packageName, name: `${label}: ${obtained}; does not work`, ok: false, detail: describeFailure(used) },
+        ? { packageName: installedAs, name: `${label}: ${obtained}; loads and works`, ok: true }
+        : { packageName: installedAs, name: `${label}: ${obtained}; does not work`, ok: false, detail: describeFailure(used) },
     );
   }
   return { checks, nodeModules: join(directory, 'node_modules') };
