@@ -75,8 +75,12 @@ for folder in "${folders[@]}"; do
 done
 
 mkdir -p "$work/home"
+# Another apt or dpkg process (a machine's unattended upgrades, a CI step) may hold dpkg's lock when
+# the README's `apt-get install` runs: apt is told to wait for it (up to 10 minutes) instead of
+# failing at once. APT_CONFIG names an extra main configuration file; apt.conf.d is still read.
+printf 'DPkg::Lock::Timeout "600";\n' > "$work/apt.conf"
 environment=(HOME="$work/home" PATH="$clean_path" LANG="${LANG:-C.UTF-8}" TERM="${TERM:-dumb}" DEBIAN_FRONTEND=noninteractive
-  pnpm_config_store_dir="$store_dir" TMPDIR="${TMPDIR:-/tmp}")
+  pnpm_config_store_dir="$store_dir" TMPDIR="${TMPDIR:-/tmp}" APT_CONFIG="$work/apt.conf")
 # The machine's network settings (a proxy, its CA) are the machine's, not a set-up step: kept.
 for name in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY NODE_EXTRA_CA_CERTS SSL_CERT_FILE SSL_CERT_DIR; do
   [ -n "${!name:-}" ] && environment+=("$name=${!name}")
@@ -90,7 +94,7 @@ else
   prefix_note="npm prefix: npm's default for the Node node-env.sh installs into the copy's .toolchain/ (the machine's Node is outside the range)"
 fi
 if env -i "${environment[@]}" bash -c 'command -v pnpm' >/dev/null 2>&1; then echo "readme set-up check: pnpm is still on the clean PATH"; exit 1; fi
-echo "readme set-up check in a throwaway copy: machine Node $machine_node, no pnpm on PATH, no .toolchain, temporary HOME; $prefix_note; pnpm store reused from $store_dir"
+echo "readme set-up check in a throwaway copy: machine Node $machine_node, no pnpm on PATH, no .toolchain, temporary HOME; $prefix_note; pnpm store reused from $store_dir; apt-get waits up to 600 s for a dpkg lock another process holds (APT_CONFIG)"
 echo "\$ $setup_command"
 
 (cd "$clone" && env -i "${environment[@]}" bash -c "$setup_command") || { echo "readme set-up check: the README's set-up command failed"; exit 1; }

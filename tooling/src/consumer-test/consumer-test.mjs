@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { ConsumerProject, PACKAGE_MANAGERS, readBuildDecisions } from './consumer-project.mjs';
 import { inspectTarball } from './inspect-tarball.mjs';
-import { lowestSatisfyingVersion } from './lowest-satisfying-version.mjs';
+import { lowestSatisfyingVersion, newestSatisfyingVersion } from './lowest-satisfying-version.mjs';
 import { binNames, entryPointSpecifiers, hasLibraryEntryPoint } from './entry-points.mjs';
 import { measureImportCost } from './measure-import-cost.mjs';
-import { prepareNativeAddonMirror } from './native-addon-mirror.mjs';
+import { canServeNativeAddon, prepareNativeAddonMirror } from './native-addon-mirror.mjs';
 import { installNativeAddonsAsUser, workspaceNativeAddons } from './install-native-addons-as-user.mjs';
 import { checkReadmePromises, readReadmeContract, specName } from './readme-contract.mjs';
 import { describeFailure, runCommand } from './run-command.mjs';
@@ -116,25 +116,38 @@ export async function runConsumerTest(options) {
     const workspaceYaml = join(workspaceRoot, 'pnpm-workspace.yaml');
     const builds = existsSync(workspaceYaml) ? readBuildDecisions(readFileSync(workspaceYaml, 'utf8')) : {};
     const allowBuilds = Object.keys(builds).filter((name) => builds[name] === true);
-    // Native addons the workspace already compiled reach the projects through their own download
-    // mirrors (native-addon-mirror.mjs); any other version compiles from source.
-    /** @type {string | undefined} */ let nodeModules;
+    // Native addons reach the projects prebuilt through their own download mirrors
+    // (native-addon-mirror.mjs), at the version a consumer's resolver picks for our range (the newest
+    // match, not the workspace's locked version), built once here when nothing here holds it.
+    const dependencyNames = publishable.flatMap((entry) => Object.keys(entry.manifest["dependencies"] ?? {}));
+    const ranges = new Map(publishable.flatMap((entry) => Object.entries(entry.manifest["dependencies"] ?? {})).reverse());
+    /** @type {Map<string, string>} */ const wanted = new Map();
+    for (const name of allowBuilds.filter((candidate) => ranges.has(candidate) && canServeNativeAddon(candidate))) {
+      wanted.set(name, await newestSatisfyingVersion(name, /** @type {string} */ (ranges.get(name)), { cwd: workDirectory, env }));
+    }
+    if (wanted.size > 0) log(`native addons at the version a consumer resolves for our ranges: ${[...wanted].map(([name, version]) => `${name}@${version} (${ranges.get(name)})`).join(', ')}`);
+    /** @type {string[]} */ const nodeModules = [];
     if (options.nativeAddonsAsUser === true) {
-      const dependencyNames = publishable.flatMap((entry) => Object.keys(entry.manifest["dependencies"] ?? {}));
-      // Each addon at the range our manifests give it, as the projects' own npm install will
-      // resolve it (the newest match, not the workspace's locked version): the binary built here
-      // is then the one served to every project, instead of each project compiling a newer one.
-      const ranges = new Map(publishable.flatMap((entry) => Object.entries(entry.manifest["dependencies"] ?? {})).reverse());
+      // Each addon at the range our manifests give it, as the projects' own npm install will resolve it.
       const addons = workspaceNativeAddons(workspaceRoot, dependencyNames).map(({ name, version }) => ({ name, version: ranges.get(name) ?? version }));
       log(`native addons installed as a user would (the ranges our manifests give), without our mirror: ${addons.map(({ name, version }) => `${name}@${version}`).join(', ')}`);
       const asUser = await installNativeAddonsAsUser({ addons, directory: join(workDirectory, 'native-addons-as-user'), env });
       print(asUser.checks);
-      nodeModules = asUser.nodeModules;
+      nodeModules.push(asUser.nodeModules);
     }
-    const mirror = await prepareNativeAddonMirror({ workspaceRoot, mirror: join(workDirectory, 'native-addons'), allowBuilds, nodeModules });
-    if (mirror.served.length > 0) {
-      log(`native addons served prebuilt from ${nodeModules === undefined ? "the workspace's build" : 'the native-addon leg'}: ${mirror.served.join(', ')}`);
+    let mirror = await prepareNativeAddonMirror({ workspaceRoot, mirror: join(workDirectory, 'native-addons'), allowBuilds, nodeModules, wanted });
+    if (mirror.missing.length > 0) {
+      // The workspace holds another version (its lock file is older than the newest match): build
+      // the wanted one once, as a user on this Node would, and serve it to every project.
+      log(`native addons not built here at the version a consumer resolves, built once now: ${mirror.missing.join(', ')}`);
+      const addons = mirror.missing.map((spec) => ({ name: spec.slice(0, spec.lastIndexOf('@')), version: spec.slice(spec.lastIndexOf('@') + 1) }));
+      const built = await installNativeAddonsAsUser({ addons, directory: join(workDirectory, 'native-addons-built'), env });
+      print(built.checks);
+      nodeModules.push(built.nodeModules);
+      mirror = await prepareNativeAddonMirror({ workspaceRoot, mirror: join(workDirectory, 'native-addons'), allowBuilds, nodeModules, wanted });
     }
+    if (mirror.served.length > 0) log(`native addons served prebuilt to every project: ${mirror.served.join(', ')}`);
+    if (mirror.missing.length > 0) log(`native addons every project compiles from source (no built copy): ${mirror.missing.join(', ')}`);
     /** @type {PackageCheckContext} */
     const context = { workDirectory, tarballs, privateNames, packageManagers, env: { ...env, ...mirror.env }, storeDirectory, builds };
     /** @type {{ packageName: string, projectDirectory: string }[]} */ const measurable = [];

@@ -1,7 +1,7 @@
 // @ts-check
 import { describeFailure, runCommand } from './run-command.mjs';
 
-/** @type {Map<string, Promise<string>>} */
+/** @type {Map<string, Promise<string[]>>} */
 const answers = new Map();
 
 /**
@@ -13,7 +13,33 @@ const answers = new Map();
  * @param {{ cwd: string, env: NodeJS.ProcessEnv }} options
  * @returns {Promise<string>}
  */
-export function lowestSatisfyingVersion(name, range, options) {
+export async function lowestSatisfyingVersion(name, range, options) {
+  const versions = await satisfyingVersions(name, range, options);
+  return /** @type {string} */ (versions[0]);
+}
+
+/**
+ * The newest published version of `name` inside `range`: the version a user's `npm install` or
+ * `pnpm add` of our packages resolves a dependency range to (with an empty cache and no lock file).
+ * @param {string} name
+ * @param {string} range
+ * @param {{ cwd: string, env: NodeJS.ProcessEnv }} options
+ * @returns {Promise<string>}
+ */
+export async function newestSatisfyingVersion(name, range, options) {
+  const versions = await satisfyingVersions(name, range, options);
+  return /** @type {string} */ (versions[versions.length - 1]);
+}
+
+/**
+ * Every release version of `name` inside `range`, oldest first (never empty); the registry is asked
+ * once per name and range in a process.
+ * @param {string} name
+ * @param {string} range
+ * @param {{ cwd: string, env: NodeJS.ProcessEnv }} options
+ * @returns {Promise<string[]>}
+ */
+function satisfyingVersions(name, range, options) {
   const key = `${name}@${range}`;
   let answer = answers.get(key);
   if (answer === undefined) {
@@ -28,7 +54,7 @@ export function lowestSatisfyingVersion(name, range, options) {
  * @param {string} name
  * @param {string} range
  * @param {{ cwd: string, env: NodeJS.ProcessEnv }} options
- * @returns {Promise<string>}
+ * @returns {Promise<string[]>}
  */
 async function askRegistry(name, range, { cwd, env }) {
   const view = await runCommand('npm', ['view', `${name}@${range}`, 'version', '--json'], { cwd, env, timeoutMs: 120_000 });
@@ -36,9 +62,8 @@ async function askRegistry(name, range, { cwd, env }) {
   /** @type {string | string[]} */
   const answer = JSON.parse(view.stdout);
   const versions = (Array.isArray(answer) ? answer : [answer]).filter((version) => !version.includes('-'));
-  const lowest = versions.sort(compareVersions)[0];
-  if (lowest === undefined) throw new Error(`no published version of ${name} satisfies ${range}`);
-  return lowest;
+  if (versions.length === 0) throw new Error(`no published version of ${name} satisfies ${range}`);
+  return versions.sort(compareVersions);
 }
 
 /**

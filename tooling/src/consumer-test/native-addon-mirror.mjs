@@ -43,51 +43,75 @@ const RECIPES = {
 };
 
 /**
- * The native addons the workspace has already compiled (those `allowBuilds` lets pnpm build), served
- * to the consumer projects through each addon's own prebuilt-binary mirror, so that a consumer
- * project installs them the way a user on a platform with prebuilt binaries does — download, verify,
- * done — instead of compiling each one again in every project (minutes each on two cores). Only the
- * exact version the workspace holds is served, for this Node ABI, platform and architecture; any
- * other version still compiles from source, as it would for a user. An addon without a recipe here
- * compiles in every project: add its recipe when the workspace allows a new one.
- * With `nodeModules` (a flat `node_modules` where the native-addon leg installed the addons as a
- * user on this Node would), those binaries are served instead of the workspace's: the workspace's
- * are built for the Node that ran `pnpm install`, which need not be the Node of this run.
- * @param {{ workspaceRoot: string, mirror: string, allowBuilds: readonly string[], nodeModules?: string }} input
- * @returns {Promise<{ env: Record<string, string>, served: string[] }>} the environment for every
- *   install command, and `name@version` of each addon served
+ * Whether the consumer test knows how to serve a prebuilt binary of addon `name` to its projects.
+ * @param {string} name
  */
-export async function prepareNativeAddonMirror({ workspaceRoot, mirror, allowBuilds, nodeModules }) {
-  /** @type {Record<string, string>} */ const env = {};
-  /** @type {string[]} */ const served = [];
-  for (const name of allowBuilds) {
-    const recipe = RECIPES[name];
-    if (recipe === undefined) continue;
-    for (const packageDirectory of candidateDirectories(name, workspaceRoot, nodeModules)) {
-      if (!existsSync(join(packageDirectory, recipe.binary))) continue;
-      const version = JSON.parse(readFileSync(join(packageDirectory, 'package.json'), 'utf8')).version;
-      Object.assign(env, await recipe.publish({ packageDirectory, version, mirror }));
-      served.push(`${name}@${version}`);
-      break; // one version per addon: the mirror variables hold one location each
-    }
-  }
-  return { env, served };
+export function canServeNativeAddon(name) {
+  return Object.hasOwn(RECIPES, name);
 }
 
 /**
- * Where an installed copy of addon `name` may be: `<nodeModules>/<name>` when given, else every
- * version in the workspace's pnpm virtual store.
+ * The native addons already compiled here (by the workspace's install, or once by the consumer
+ * test itself), served to the consumer projects through each addon's own prebuilt-binary mirror, so
+ * that a consumer project installs them the way a user on a platform with prebuilt binaries does —
+ * download, verify, done — instead of compiling each one again in every project (minutes each on two
+ * cores). Only the version a consumer's resolver picks for our range (`wanted`) is served, for this
+ * Node ABI, platform and architecture: a binary of another version would not match what the project
+ * installs, and that project would compile from source. An addon without a recipe here compiles in
+ * every project: add its recipe when the workspace allows a new one.
+ * Copies are looked for in `nodeModules` (flat `node_modules` folders where an addon was installed
+ * as a user on this Node would, searched in order), then in the workspace's pnpm virtual store.
+ * @param {{ workspaceRoot: string, mirror: string, allowBuilds: readonly string[], nodeModules?: readonly string[], wanted?: ReadonlyMap<string, string> }} input
+ *   `wanted`: addon name → the one version to serve (default: the first built copy found)
+ * @returns {Promise<{ env: Record<string, string>, served: string[], missing: string[] }>} the
+ *   environment for every install command, `name@version` of each addon served, and `name@version`
+ *   of each wanted addon no built copy was found for
+ */
+export async function prepareNativeAddonMirror({ workspaceRoot, mirror, allowBuilds, nodeModules = [], wanted }) {
+  /** @type {Record<string, string>} */ const env = {};
+  /** @type {string[]} */ const served = [];
+  /** @type {string[]} */ const missing = [];
+  for (const name of allowBuilds) {
+    const recipe = RECIPES[name];
+    if (recipe === undefined) continue;
+    const version = wanted?.get(name);
+    const found = candidateDirectories(name, workspaceRoot, nodeModules).find(
+      (packageDirectory) => existsSync(join(packageDirectory, recipe.binary)) && (version === undefined || versionOf(packageDirectory) === version),
+    );
+    if (found === undefined) {
+      if (version !== undefined) missing.push(`${name}@${version}`);
+      continue;
+    }
+    const foundVersion = versionOf(found);
+    // one version per addon: the mirror variables hold one location each
+    Object.assign(env, await recipe.publish({ packageDirectory: found, version: foundVersion, mirror }));
+    served.push(`${name}@${foundVersion}`);
+  }
+  return { env, served, missing };
+}
+
+/** @param {string} packageDirectory */
+function versionOf(packageDirectory) {
+  return String(JSON.parse(readFileSync(join(packageDirectory, 'package.json'), 'utf8')).version);
+}
+
+/**
+ * Where an installed copy of addon `name` may be: `<nodeModules>/<name>` for each folder given,
+ * then every version in the workspace's pnpm virtual store.
  * @param {string} name
  * @param {string} workspaceRoot
- * @param {string | undefined} nodeModules
+ * @param {readonly string[]} nodeModules
  * @returns {string[]}
  */
 function candidateDirectories(name, workspaceRoot, nodeModules) {
-  if (nodeModules !== undefined) return [join(nodeModules, name)];
+  const candidates = nodeModules.map((folder) => join(folder, name)).filter((directory) => existsSync(join(directory, 'package.json')));
   const virtualStore = join(workspaceRoot, 'node_modules', '.pnpm');
-  if (!existsSync(virtualStore)) return [];
+  if (!existsSync(virtualStore)) return candidates;
   const prefix = `${name.replace('/', '+')}@`;
-  return readdirSync(virtualStore)
-    .filter((candidate) => candidate.startsWith(prefix))
-    .map((entry) => join(virtualStore, entry, 'node_modules', name));
+  return [
+    ...candidates,
+    ...readdirSync(virtualStore)
+      .filter((candidate) => candidate.startsWith(prefix))
+      .map((entry) => join(virtualStore, entry, 'node_modules', name)),
+  ];
 }

@@ -54,7 +54,7 @@ describe('native addons served to consumer projects from the workspace build', (
     ]);
     const mirror = join(root, 'mirror');
     const prepared = await prepareNativeAddonMirror({ workspaceRoot: root, mirror, allowBuilds: ['re2', 'sharp'] });
-    expect(prepared).toEqual({ env: {}, served: [] });
+    expect(prepared).toEqual({ env: {}, served: [], missing: [] });
     expect(existsSync(mirror)).toBe(false);
   });
 });
@@ -67,8 +67,42 @@ describe('native addons served from the native-addon leg (built as a user on thi
     writeFileSync(join(nodeModules, 're2', 'package.json'), JSON.stringify({ name: 're2', version: '1.27.1' }));
     writeFileSync(join(nodeModules, 're2', 'build', 'Release', 're2.node'), 'built by the user leg');
     const mirror = join(root, 'mirror');
-    const prepared = await prepareNativeAddonMirror({ workspaceRoot: root, mirror, allowBuilds: ['re2', 'better-sqlite3'], nodeModules });
+    const prepared = await prepareNativeAddonMirror({ workspaceRoot: root, mirror, allowBuilds: ['re2', 'better-sqlite3'], nodeModules: [nodeModules] });
     expect(prepared.served).toEqual(['re2@1.27.1']);
     expect(readFileSync(join(mirror, 're2', '1.27.1', abiSlot), 'utf8')).toBe('built by the user leg');
+  });
+});
+
+describe('native addons served at the version a consumer resolves for our range', () => {
+  it('serves only the wanted version and names a wanted version nothing here built', async () => {
+    // The workspace locked re2 1.27.1, but a consumer's resolver picks 1.27.2 for `^1.27.1`: the
+    // workspace's binary would not match the project's install, which would compile from source.
+    const root = workspaceWith([{ name: 're2', version: '1.27.1', binary: 'build/Release/re2.node' }]);
+    const mirror = join(root, 'mirror');
+    const wanted = new Map([['re2', '1.27.2']]);
+    const before = await prepareNativeAddonMirror({ workspaceRoot: root, mirror, allowBuilds: ['re2'], wanted });
+    expect(before).toEqual({ env: {}, served: [], missing: ['re2@1.27.2'] });
+
+    // Once built (here: a flat node_modules, as the consumer test's one build leaves it), it is served.
+    const nodeModules = join(root, 'built-once', 'node_modules');
+    mkdirSync(join(nodeModules, 're2', 'build', 'Release'), { recursive: true });
+    writeFileSync(join(nodeModules, 're2', 'package.json'), JSON.stringify({ name: 're2', version: '1.27.2' }));
+    writeFileSync(join(nodeModules, 're2', 'build', 'Release', 're2.node'), 'built once for 1.27.2');
+    const after = await prepareNativeAddonMirror({ workspaceRoot: root, mirror, allowBuilds: ['re2'], nodeModules: [nodeModules], wanted });
+    expect(after.served).toEqual(['re2@1.27.2']);
+    expect(after.missing).toEqual([]);
+    expect(readFileSync(join(mirror, 're2', '1.27.2', abiSlot), 'utf8')).toBe('built once for 1.27.2');
+    expect(existsSync(join(mirror, 're2', '1.27.1'))).toBe(false);
+  });
+
+  it('serves the workspace build when it is the version a consumer resolves', async () => {
+    const root = workspaceWith([
+      { name: 're2', version: '1.27.1', binary: 'build/Release/re2.node' },
+      { name: 're2', version: '1.27.2', binary: 'build/Release/re2.node' },
+    ]);
+    const mirror = join(root, 'mirror');
+    const prepared = await prepareNativeAddonMirror({ workspaceRoot: root, mirror, allowBuilds: ['re2'], wanted: new Map([['re2', '1.27.2']]) });
+    expect(prepared.served).toEqual(['re2@1.27.2']);
+    expect(readFileSync(join(mirror, 're2', '1.27.2', abiSlot), 'utf8')).toBe('binary of re2@1.27.2');
   });
 });
