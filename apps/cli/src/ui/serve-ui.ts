@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { OpenRuntime } from '../runtime/open-runtime.js';
 import { groupChangesBySession } from '../runtime/find-file-changes.js';
 import { fullChange, SessionCounts, sessionsPage, sessionVersion, shownText, timelinePage } from './ui-data.js';
-import { pageHtml, PAGE_SCRIPT, PAGE_STYLE } from './ui-page.js';
+import { pageHtml, PAGE_ICON, PAGE_SCRIPT, PAGE_STYLE } from './ui-page.js';
 
 /** The header a page's request carries its token in; a state-changing request must (the URL's `?token=` is for GETs). */
 export const TOKEN_HEADER = 'x-openwork-token';
@@ -103,6 +103,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     if (path === '/') return sendText(response, 'text/html; charset=utf-8', pageHtml(token));
     if (path === '/app.js') return sendText(response, 'text/javascript; charset=utf-8', PAGE_SCRIPT);
     if (path === '/app.css') return sendText(response, 'text/css; charset=utf-8', PAGE_STYLE);
+    if (path === '/icon.svg') return sendText(response, 'image/svg+xml', PAGE_ICON);
     if (path === '/api/sessions') {
       const offset = pageNumber(url.searchParams.get('offset'));
       if (offset === undefined) return send(response, 400, { error: 'offset is a whole number' });

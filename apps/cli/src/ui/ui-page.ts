@@ -14,6 +14,7 @@ export function pageHtml(token: string): string {
     '<html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<title>openwork ui</title>',
+    `<link rel="icon" href="/icon.svg?token=${token}">`,
     `<link rel="stylesheet" href="/app.css?token=${token}">`,
     `<script src="/app.js?token=${token}" defer></script>`,
     '</head><body><header id="top"><a id="home" href="#/">openwork ui</a><span id="where"></span>',
@@ -21,6 +22,9 @@ export function pageHtml(token: string): string {
     '<main id="main"><p>Loading…</p></main></body></html>',
   ].join('\n');
 }
+
+/** The tab's icon (served with the token too, so the browser asks for nothing without it). */
+export const PAGE_ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0969da"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>';
 
 export const PAGE_STYLE = String.raw`
 :root { color-scheme: light dark; --add: #e6ffec; --del: #ffebe9; --addn: #ccffd8; --deln: #ffd7d5; --muted: #656d76; --line: #d0d7de; --warn: #fff8c5; --bad: #ffebe9; }
@@ -31,6 +35,7 @@ header { position: sticky; top: 0; display: flex; gap: 1em; align-items: center;
 header #home { font-weight: 600; text-decoration: none; }
 header #where { flex: 1; color: var(--muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 main { padding: 1em; max-width: 110em; }
+h1 { font-size: 1.3em; margin: .2em 0; }
 input[type=search] { width: 30em; max-width: 100%; padding: .3em .5em; }
 table.sessions { border-collapse: collapse; width: 100%; margin-top: .8em; }
 table.sessions th, table.sessions td { text-align: left; padding: .3em .6em; border-bottom: 1px solid var(--line); vertical-align: top; }
