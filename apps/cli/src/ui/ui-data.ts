@@ -244,6 +244,8 @@ export type TimelineEntry =
       readonly spillPaths: readonly string[];
       readonly changes: readonly ChangeView[];
       readonly changeSummary: string | null;
+      /** Other artifacts of the result (a background task's record, records of later kinds), as bounded JSON. */
+      readonly otherArtifacts: readonly { readonly kind: string; readonly json: string }[];
     };
 
 /** What a call asked the person to approve (§7.5 escalation parameters). */
@@ -368,6 +370,10 @@ function entryOf(message: StoredMessage, previous: StoredMessage | undefined, ch
     spillPaths: spillPathsOf(text),
     changes: changes.map((change) => changeView(change, DIFF_LINES_PER_CHANGE)),
     changeSummary,
+    otherArtifacts: result.artifacts
+      .filter((artifact) => artifact.kind !== 'file_change' && artifact.kind !== 'file_change_summary')
+      .slice(0, 20)
+      .map((artifact) => ({ kind: shown(String(artifact.kind)), json: inputText(artifact) })),
   };
 }
 

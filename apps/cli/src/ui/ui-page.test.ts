@@ -156,6 +156,26 @@ describeWithChromium('openwork ui in Chromium', () => {
     expect(await page.locator('#more').count()).toBe(0);
   });
 
+  it('shows the plan and a background task with its state and output tail', async () => {
+    const lines = [
+      { tool: 'update_plan', input: { explanation: 'two steps', plan: [{ step: 'write <b>it</b>', status: 'completed' }, { step: 'check it', status: 'in_progress' }] } },
+      { tool: 'bash', input: { command: 'echo started; echo finished', runInBackground: true, description: 'a short task' } },
+      { tool: 'bash', input: { command: 'sleep 1' } },
+    ];
+    const run = await runOpenwork(['session'], { environment: sandbox.environment, cwd: sandbox.workspace, stdin: `${lines.map((line) => JSON.stringify(line)).join('\n')}\n` });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    const sessionId = /session (\S+)/u.exec(run.stderr)?.[1] as string;
+    const page = await openPage();
+    await openSession(page, sessionId);
+    expect(await page.locator('.plan li').allTextContents()).toEqual(['write <b>it</b> — completed', 'check it — in progress']);
+    expect(await page.locator('.plan li[data-status=in_progress]').count()).toBe(1);
+    const tasks = page.locator('.tasks');
+    expect(await tasks.textContent()).toMatch(/bg-\w+ · exited \(exit 0\)/u);
+    expect(await tasks.locator('pre').first().textContent()).toBe('echo started; echo finished');
+    expect(await tasks.locator('details pre').textContent()).toContain('started\nfinished');
+    expect(await page.locator('.call .tool').allTextContents()).toEqual(['update_plan', 'bash', 'bash']);
+  });
+
   it('refuses a request without the token, from a foreign Origin or Host, and a GET that would change something', async () => {
     const file = join(sandbox.workspace, 'kept.txt');
     const sessionId = await call('write', { path: 'kept.txt', content: 'kept\n' });

@@ -303,6 +303,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     add(card, result);
     if (entry.spillPaths.length > 0) add(card, el('div', 'muted mono', 'full output kept in: ' + entry.spillPaths.join(', ')));
     if (entry.changeSummary) add(card, el('div', 'muted', entry.changeSummary));
+    entry.otherArtifacts.forEach(function (artifact) { add(card, add(el('details', 'artifact'), el('summary', null, 'record: ' + artifact.kind), el('pre', null, artifact.json))); });
     if (entry.changes.length === 0) return;
     var applied = entry.changes.filter(function (change) { return !change.undone && change.undoable; });
     var undone = entry.changes.filter(function (change) { return change.undone && change.undoable; });
