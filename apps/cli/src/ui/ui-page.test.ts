@@ -176,6 +176,24 @@ describeWithChromium('openwork ui in Chromium', () => {
     expect(await page.locator('.call .tool').allTextContents()).toEqual(['update_plan', 'bash', 'bash']);
   });
 
+  it('shows a sub-agent of a session and links parent and child', async () => {
+    const parentId = await call('write', { path: 'parent.txt', content: 'parent\n' });
+    const { SqliteSessionStore } = await import('@openwork/store-sqlite');
+    const store = await SqliteSessionStore.open({ openworkHome: sandbox.openworkHome });
+    const { run } = await store.createAgentRun({ parentSessionId: parentId, role: 'explorer', prompt: 'look for <img src=x onerror=alert(1)>', depth: 1, child: { workspaceRoots: [sandbox.workspace], mode: 'read-only' } });
+    await store.close();
+    const page = await openPage();
+    await page.locator(`tr[data-session-id="${run.id}"]`).getByText('(sub-agent)').waitFor();
+    await openSession(page, parentId);
+    const agents = page.locator('.agents');
+    expect(await agents.textContent()).toMatch(/ · explorer · (queued|running|finished|failed|cancelled|interrupted) · round 1 · /u);
+    expect(await agents.locator('pre').first().textContent()).toBe('look for <img src=x onerror=alert(1)>');
+    expect(await page.locator('img').count()).toBe(0);
+    await agents.locator('a').click();
+    await page.getByText(`parent session ${parentId.slice(0, 8)}`).waitFor();
+    expect(await page.locator('h1').textContent()).toBe(`Session ${run.id.slice(0, 8)}`);
+  });
+
   it('refuses a request without the token, from a foreign Origin or Host, and a GET that would change something', async () => {
     const file = join(sandbox.workspace, 'kept.txt');
     const sessionId = await call('write', { path: 'kept.txt', content: 'kept\n' });
