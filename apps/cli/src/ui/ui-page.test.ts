@@ -109,6 +109,23 @@ describeWithChromium('openwork ui in Chromium', () => {
     expect((page as Page & { problems?: string[] }).problems).toEqual([]);
   });
 
+  it("shows a bash call's changes and undoes everything the call changed at once", async () => {
+    const sessionId = await call('bash', { command: "printf 'a\\n' > one.txt; mkdir sub; printf 'b\\n' > sub/two.txt" });
+    const page = await openPage();
+    await openSession(page, sessionId);
+    const card = page.locator('.call');
+    expect(await card.textContent()).toContain('3 entries changed (3 created, 0 modified, 0 deleted)');
+    expect(await card.locator('.change .path').allTextContents()).toEqual(['one.txt', 'sub', 'sub/two.txt']);
+    expect(await card.locator('.change').nth(1).textContent()).toContain('a folder');
+    await card.getByRole('button', { name: 'Undo everything this call changed' }).click();
+    await expect.poll(() => card.locator('.change[data-state=undone]').count()).toBe(3);
+    await expect(readFile(join(sandbox.workspace, 'one.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(readFile(join(sandbox.workspace, 'sub', 'two.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await card.getByRole('button', { name: 'Reapply everything this call changed' }).click();
+    await expect.poll(() => card.locator('.change[data-state=applied]').count()).toBe(3);
+    expect(await readFile(join(sandbox.workspace, 'sub', 'two.txt'), 'utf8')).toBe('b\n');
+  });
+
   it('shows a conflict and leaves the file alone when the file changed since', async () => {
     const file = join(sandbox.workspace, 'config.txt');
     const sessionId = await call('write', { path: 'config.txt', content: 'written by the agent\n' });
