@@ -1,4 +1,6 @@
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, runOpenwork, type CliSandbox } from '../test-support/cli-sandbox.js';
@@ -39,6 +41,20 @@ describe('openwork ui arguments and listening', () => {
       expect(result.stderr).toBe(`openwork ui: cannot listen on 127.0.0.1: port ${port} is in use; choose another with --port\n`);
     } finally {
       await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
+  });
+
+  it('--open hands the address with its token to the platform opener (xdg-open here)', async () => {
+    const bin = join(sandbox.root, 'bin');
+    const opened = join(sandbox.root, 'opened.txt');
+    await mkdir(bin);
+    await writeFile(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+    await chmod(join(bin, 'xdg-open'), 0o755);
+    const ui = await startUi({ ...sandbox.environment, PATH: `${bin}:${sandbox.environment['PATH'] ?? ''}` }, ['--open']);
+    try {
+      await expect.poll(() => readFile(opened, 'utf8').catch(() => ''), { timeout: 10_000 }).toBe(ui.url);
+    } finally {
+      await ui.stop();
     }
   });
 

@@ -53,23 +53,28 @@ export interface SessionRow {
   readonly child: boolean;
 }
 
-/** Counting calls means reading a session's messages: kept per session while `updatedAt` stays. */
+/**
+ * Counting calls means reading a session's messages: kept per session, and since messages are only
+ * ever appended (gapless sequences), a later count reads only the messages after the last one
+ * counted. Changes and their undone state are read again when `updatedAt` moved.
+ */
 export class SessionCounts {
-  readonly #known = new Map<string, { updatedAt: string; calls: number; changes: number; undone: number; child: boolean }>();
+  readonly #known = new Map<string, { updatedAt: string; lastSequence: number; calls: number; changes: number; undone: number; child: boolean }>();
 
   async of(store: Store, record: SessionRecord): Promise<{ calls: number; changes: number; undone: number; child: boolean }> {
     const known = this.#known.get(record.id);
     if (known !== undefined && known.updatedAt === record.updatedAt) return known;
-    let calls = 0;
-    for (let after = 0; ; ) {
+    let calls = known?.calls ?? 0;
+    let after = known?.lastSequence ?? 0;
+    for (;;) {
       const page = await store.loadMessages(record.id, { afterSequence: after, limit: 1000 });
       for (const message of page) if (message.role === 'tool') calls += 1;
+      if (page.length > 0) after = (page[page.length - 1] as StoredMessage).sequence;
       if (page.length < 1000) break;
-      after = (page[page.length - 1] as StoredMessage).sequence;
     }
     const changes = await store.listFileChanges(record.id);
-    const child = (await store.getAgentRun(record.id)) !== undefined;
-    const counted = { updatedAt: record.updatedAt, calls, changes: changes.length, undone: changes.filter((change) => change.undone).length, child };
+    const child = known?.child ?? (await store.getAgentRun(record.id)) !== undefined;
+    const counted = { updatedAt: record.updatedAt, lastSequence: after, calls, changes: changes.length, undone: changes.filter((change) => change.undone).length, child };
     this.#known.set(record.id, counted);
     return counted;
   }

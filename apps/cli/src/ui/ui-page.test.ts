@@ -102,6 +102,13 @@ describeWithChromium('openwork ui in Chromium', () => {
     await expect.poll(() => edit.getAttribute('data-state')).toBe('applied');
     expect(await readFile(file, 'utf8')).toBe('one\nTWO\nthree\n');
 
+    // Side by side: a removed line and the line that replaced it share a row.
+    await page.check('#side-by-side');
+    await expect.poll(() => page.locator('table.split').count()).toBe(2);
+    const pair = page.locator('.change').nth(1).locator('table.split tr', { has: page.locator('td.del') });
+    expect(await pair.locator('td').allTextContents()).toEqual(['2', 'two', '2', 'TWO']);
+    await page.uncheck('#side-by-side');
+
     // A call made while the page is open shows up without a reload.
     await call('write', { path: 'later.txt', content: 'added later\n' }, sandbox.environment, sessionId);
     await expect.poll(() => calls.count(), { timeout: 15_000 }).toBe(4);
@@ -209,6 +216,19 @@ describeWithChromium('openwork ui in Chromium', () => {
     await agents.locator('a').click();
     await page.getByText(`parent session ${parentId.slice(0, 8)}`).waitFor();
     expect(await page.locator('h1').textContent()).toBe(`Session ${run.id.slice(0, 8)}`);
+  });
+
+  it('shows the first 400 lines of a long diff and the rest on request', async () => {
+    const content = Array.from({ length: 1000 }, (_, index) => `line ${index + 1}\n`).join('');
+    const sessionId = await call('write', { path: 'long.txt', content });
+    const page = await openPage();
+    await openSession(page, sessionId);
+    const change = page.locator('.change');
+    expect(await change.locator('tr.add').count()).toBe(400);
+    await change.getByRole('button', { name: '600 more lines: show' }).click();
+    await expect.poll(() => page.locator('.change tr.add').count()).toBe(1000);
+    expect(await page.locator('.change tr.add td.n').nth(1999).textContent()).toBe('1000');
+    expect(await page.locator('.change tr.add td.text').last().textContent()).toBe('line 1000');
   });
 
   it('refuses a request without the token, from a foreign Origin or Host, and a GET that would change something', async () => {
