@@ -20,7 +20,7 @@ describe('openwork ui arguments and listening', () => {
   const run = (argv: readonly string[]) => runOpenwork(argv, { environment: sandbox.environment, cwd: sandbox.workspace });
 
   it('bad arguments give one line on stderr and exit 2; --help shows the usage', async () => {
-    for (const argv of [['ui', '--port', '70000'], ['ui', '--port', 'eighty'], ['ui', '--host', 'example.com'], ['ui', 'extra']]) {
+    for (const argv of [['ui', '--port', '70000'], ['ui', '--port', 'eighty'], ['ui', '--host', 'example.com'], ['ui', '--host', '0.0.0.0'], ['ui', 'extra']]) {
       const result = await run(argv);
       expect(result.status, argv.join(' ')).toBe(2);
       expect(result.stderr.trim().split('\n'), argv.join(' ')).toHaveLength(1);

@@ -31,6 +31,8 @@ export const uiCommand: CommandSpec = {
     const host = optionValue(parsed, 'host') ?? '127.0.0.1';
     const { isIP } = await import('node:net');
     if (isIP(host) === 0) throw new UsageError(`openwork ui: --host takes an IP address (such as 127.0.0.1), not ${JSON.stringify(host)}`);
+    // Every request's Host header is checked against the address (DNS rebinding): one address, not all.
+    if (host === '0.0.0.0' || host === '::' || host === '0:0:0:0:0:0:0:0') throw new UsageError(`openwork ui: --host takes one address of this machine, not ${host} (the page checks that requests name it)`);
     // The server and the page load only here (start-up of the other commands).
     const [{ openRuntime }, { startUiServer }] = await Promise.all([import('../runtime/open-runtime.js'), import('../ui/serve-ui.js')]);
     const opened = await openRuntime({ environment: io.environment, database: optionValue(parsed, 'database') });

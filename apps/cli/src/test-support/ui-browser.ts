@@ -50,11 +50,17 @@ export function startUi(environment: Record<string, string>, extra: readonly str
   });
 }
 
-/** Chromium headless with a fresh profile under `root` (removed with the test's sandbox). */
+/**
+ * Chromium headless with a fresh profile under `root` (removed with the test's sandbox), and its
+ * HOME and XDG folders there too: Chromium writes crash-report settings and GTK its dconf cache
+ * into them, never into the real home.
+ */
 export async function launchBrowser(root: string): Promise<BrowserContext> {
   const profile = await mkdtemp(join(root, 'chromium-profile-'));
+  const home = await mkdtemp(join(root, 'chromium-home-'));
   return chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), XDG_DATA_HOME: join(home, '.local', 'share'), TMPDIR: root },
     headless: true,
     viewport: { width: 1100, height: 760 },
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

@@ -97,7 +97,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       if (!(request.headers['content-type'] ?? '').startsWith('application/json')) return send(response, 415, { error: 'send JSON' });
       const body = await readBody(request);
       if (body === undefined) return send(response, 413, { error: `the request body is over ${MAX_BODY} bytes` });
-      return moveChanges(response, decodeURIComponent(action[1] as string), action[2] as 'undo' | 'reapply', body);
+      const sessionId = decoded(action[1] as string);
+      if (sessionId === undefined) return send(response, 400, { error: 'the session id is not a valid URL component' });
+      return moveChanges(response, sessionId, action[2] as 'undo' | 'reapply', body);
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, { error: 'GET only here' }, { allow: 'GET' });
     if (path === '/') return sendText(response, 'text/html; charset=utf-8', pageHtml(token));
@@ -111,10 +113,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     }
     const one = /^\/api\/sessions\/([^/]+)(\/version|\/changes\/([^/]+))?$/u.exec(path);
     if (one !== null) {
-      const sessionId = decodeURIComponent(one[1] as string);
+      const sessionId = decoded(one[1] as string);
+      const changeId = one[3] === undefined ? undefined : decoded(one[3]);
+      if (sessionId === undefined || (one[3] !== undefined && changeId === undefined)) return send(response, 400, { error: 'an id in the path is not a valid URL component' });
       if (one[2] === '/version') return send(response, 200, { version: await sessionVersion(store, sessionId) });
-      if (one[3] !== undefined) {
-        const change = await fullChange(store, sessionId, decodeURIComponent(one[3]));
+      if (changeId !== undefined) {
+        const change = await fullChange(store, sessionId, changeId);
         return change === undefined ? send(response, 404, { error: 'no such change' }) : send(response, 200, change);
       }
       const after = pageNumber(url.searchParams.get('after'));
@@ -175,6 +179,14 @@ function originHost(origin: string): string {
     return url.protocol === 'http:' ? url.host.toLowerCase() : '';
   } catch {
     return '';
+  }
+}
+
+function decoded(component: string): string | undefined {
+  try {
+    return decodeURIComponent(component);
+  } catch {
+    return undefined;
   }
 }
 
