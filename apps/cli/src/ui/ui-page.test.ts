@@ -244,6 +244,8 @@ describeWithChromium('openwork ui in Chromium', () => {
     expect((await rawRequest(port, { path: '/api/sessions' })).status).toBe(401);
     expect((await rawRequest(port, { path: `/api/sessions?token=${token.slice(0, -1)}x` })).status).toBe(401);
     expect((await rawRequest(port, { path: `/api/sessions?token=${token}`, headers: { host: `attacker.example:${port}` } })).status).toBe(421);
+    expect((await rawRequest(port, { path: `/api/sessions?token=${token}`, headers: { host: `localhost:${port}` } })).status).toBe(200);
+    expect((await rawRequest(port, { path: `/api/sessions?token=${token}`, headers: { host: `127.0.0.1:${port + 1}` } })).status).toBe(421);
     expect((await rawRequest(port, { path: `/api/sessions?token=${token}`, headers: { origin: 'http://attacker.example' } })).status).toBe(403);
     expect((await rawRequest(port, { path: `/api/sessions?token=${token}`, headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
     expect((await rawRequest(port, { path: `/api/sessions/${sessionId}/undo?token=${token}` })).status).toBe(405);
