@@ -69,6 +69,8 @@ describe('openwork ui arguments and listening', () => {
       const answer = await rawRequest(first.port, { path: `/api/sessions?token=${first.token}` });
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.body)).toMatchObject({ sessions: [], total: 0 });
+      expect(await first.stop()).toBe(0);
+      expect(first.stderr()).toMatch(/^openwork ui: sessions from .*sessions\.sqlite; /u);
     } finally {
       await first.stop();
       await second.stop();

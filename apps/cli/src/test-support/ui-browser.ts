@@ -17,7 +17,8 @@ export interface RunningUi {
   readonly port: number;
   readonly token: string;
   readonly stderr: () => string;
-  stop(): Promise<void>;
+  /** Sends SIGTERM (unless it ended) and resolves to the exit status. */
+  stop(): Promise<number | null>;
 }
 
 /** Starts `openwork ui --port 0 …` and waits for the address it prints. */
@@ -26,7 +27,7 @@ export function startUi(environment: Record<string, string>, extra: readonly str
     const child: ChildProcess = spawn(process.execPath, [OPENWORK_BIN, 'ui', '--port', '0', ...extra], { env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    const exited = new Promise<number | null>((done) => child.once('exit', (status) => done(status)));
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
@@ -41,7 +42,7 @@ export function startUi(environment: Record<string, string>, extra: readonly str
         stderr: () => stderr,
         async stop() {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-          await exited;
+          return exited;
         },
       });
     });
