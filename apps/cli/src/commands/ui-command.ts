@@ -77,12 +77,12 @@ function untilStopped(): Promise<void> {
   });
 }
 
-/** The platform's opener (`xdg-open`, `open`, `start`), without a shell; a failure is said, not fatal. */
+/** The platform's opener (`xdg-open`, macOS `open`), without a shell; a failure is said, not fatal. */
 async function openInBrowser(url: string, stderr: NodeJS.WritableStream): Promise<void> {
   const { spawn } = await import('node:child_process');
-  const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  const command = process.platform === 'darwin' ? 'open' : 'xdg-open'; // the CLI runs on macOS and Linux
   await new Promise<void>((resolve) => {
-    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
+    const child = spawn(command, [url], { stdio: 'ignore', detached: true });
     child.once('error', (error) => {
       stderr.write(`openwork ui: could not open a browser (${error.message}); open the address above yourself\n`);
       resolve();
