@@ -6,6 +6,7 @@ import { mcpCommand } from './mcp-command.js';
 import { reapplyCommand, undoCommand } from './move-file-changes-command.js';
 import { sessionCommand } from './session-command.js';
 import { toolsCommand } from './tools-command.js';
+import { uiCommand } from './ui-command.js';
 
 /** Every `openwork` command, in the order of the help (architecture §7). */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -16,5 +17,6 @@ export const COMMANDS: readonly CommandSpec[] = [
   changesCommand,
   undoCommand,
   reapplyCommand,
+  uiCommand,
   doctorCommand,
 ];
