@@ -13,7 +13,7 @@ const inputSchema = z.strictObject({
   taskId: taskIdSchema,
   input: z
     .string()
-    .describe('The text to type, exactly as given: end a line with \\n to press Enter. On a tty task \\u0003 is Ctrl-C and \\u0004 Ctrl-D. At most 64 KiB.')
+    .describe('The text to type, as is (end a line with \\n), at most 64 KiB')
     .superRefine((value, context) => {
       if (value === '') context.addIssue({ code: 'custom', message: 'must not be empty; give the text to type (end it with \\n to press Enter), or use bash_output to read the task' });
       const bytes = Buffer.byteLength(value, 'utf8');
@@ -32,7 +32,7 @@ const inputSchema = z.strictObject({
  */
 export const bashInputTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
   id: 'bash_input',
-  description: `Type text into a running background task (started with bash and runInBackground: true): answer a prompt, drive a REPL or a shell. The text is sent as is, so end a line with \\n. Start the task with tty: true for programs that need a terminal (prompts of read -p, python3 -i, isatty checks); then \\u0003 is Ctrl-C and \\u0004 Ctrl-D. Returns what the task printed in answer (it waits until the output pauses, at most ${ANSWER_WAIT_MS / 1000} s; read more with bash_output). At most 64 KiB per call.`,
+  description: `Type text into a running background task: answer a prompt, drive a REPL or a shell. The text is sent as is, so end a line with \\n. Start the task with tty: true for programs that need a terminal; then \\u0003 is Ctrl-C and \\u0004 Ctrl-D. Returns what the task printed in answer (it waits until the output pauses, at most ${ANSWER_WAIT_MS / 1000} s; read more with bash_output).`,
   risk: 'process_execution',
   inputSchema,
   inspect: (input, session) => inspectInput(input.taskId, input.input, session),
