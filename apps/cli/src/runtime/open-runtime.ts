@@ -21,6 +21,8 @@ export interface OpenRuntimeOptions {
   /** `--database`. */
   readonly database?: string | undefined;
   readonly approver?: Approver;
+  /** `--network`: whether commands reach the network (default allow). */
+  readonly network?: 'allow' | 'none' | undefined;
   /** Run the sandbox self-check even when a pass is remembered (`openwork doctor`). */
   readonly liveSandboxCheck?: boolean;
 }
@@ -47,6 +49,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRunt
       store,
       sandboxBackend,
       ...(allowSockets.length === 0 ? {} : { sandboxPolicy: { allowSockets } }),
+      ...(options.network === undefined ? {} : { network: options.network }),
       ...(options.approver === undefined ? {} : { approver: options.approver }),
     });
     return {

@@ -29,6 +29,13 @@ export interface RuntimeOptions {
   readonly environment?: Readonly<Record<string, string>>;
   /** Temp roots, extra writable roots, protected lists, network (`createSandboxPolicy` options). */
   readonly sandboxPolicy?: RuntimePolicyOptions;
+  /**
+   * Whether commands (bash) of every session reach the network: `'allow'` (default) as unsandboxed,
+   * `'none'` not at all (bubblewrap `--unshare-net`, Seatbelt without network rules); under `'none'` a
+   * failed lookup or connection says so in the result. The same as `sandboxPolicy.network`
+   * (docs/decisions/0101-network-switch.md).
+   */
+  readonly network?: 'allow' | 'none';
   /** Asks the user about calls that need approval, when a turn or a call brings no approver of its own. */
   readonly approver?: Approver;
   /** Default: the Node file system of `@openwork/fs-backend`. */

@@ -100,6 +100,11 @@ export class Runtime {
     return { kind: this.#services.sandbox.kind, availability: this.#services.sandbox.availability };
   }
 
+  /** Whether commands of this runtime's sessions reach the network (`createRuntime({ network })`, default `'allow'`). */
+  get network(): 'allow' | 'none' {
+    return this.#services.policyOptions.network ?? 'allow';
+  }
+
   /** Whether the tools offer the escalation parameters (§7.5): the kernel sandbox works. */
   get escalationAvailable(): boolean {
     return this.#services.escalationAvailable;
