@@ -41,6 +41,15 @@ function networkRow(kind: string): string {
   return `allow by default: commands reach the network as unsandboxed; --network none (call, session, mcp) gives them none (${off})`;
 }
 
+/** Which variables of this environment commands get besides the six of §4 (docs/decisions/0102). */
+async function environmentRow(environment: NodeJS.ProcessEnv): Promise<string> {
+  const { localEnvironment, LOCAL_ENVIRONMENT_KEYS } = await import('@openwork/builtins');
+  const { passedEnvironmentNames } = await import('../runtime/open-runtime.js');
+  const passed = Object.keys(localEnvironment(environment, { pass: passedEnvironmentNames(environment) })).filter((name) => !(LOCAL_ENVIRONMENT_KEYS as readonly string[]).includes(name));
+  const listed = passed.length === 0 ? 'none set here' : passed.sort().join(', ');
+  return `commands get PATH, HOME, SHELL, LANG, LC_ALL, TMPDIR, proxy and CA settings and npm_config_* (never credentials); passed from here: ${listed}; OPENWORK_PASS_ENV adds names`;
+}
+
 /**
  * `openwork doctor` (architecture §7): the platform, the sandbox backend with its self-check result
  * and reason (§3.4), whether background bash can get a terminal (`script`, for background bash), the OpenWork
@@ -80,6 +89,7 @@ export const doctorCommand: CommandSpec = {
         const sockets = await socketRule(kind, allowedSockets(io.environment), openworkHome(io.environment));
         report['sockets'] = sockets.text;
         report['network'] = networkRow(kind);
+        report['environment'] = await environmentRow(io.environment);
         report['escalation'] = opened.runtime.escalationAvailable ? 'offered (sandboxPermissions in the tool schemas)' : 'not offered';
         // Background bash: whether background tasks can get a pseudo-terminal (tty: true); not a failure when not.
         const { findTerminalProgram } = await import('@openwork/builtins');

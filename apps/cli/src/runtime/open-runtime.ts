@@ -50,6 +50,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRunt
       sandboxBackend,
       ...(allowSockets.length === 0 ? {} : { sandboxPolicy: { allowSockets } }),
       ...(options.network === undefined ? {} : { network: options.network }),
+      passEnvironment: passedEnvironmentNames(options.environment),
       ...(options.approver === undefined ? {} : { approver: options.approver }),
     });
     return {
@@ -65,6 +66,14 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRunt
     await closeStore(store);
     throw error;
   }
+}
+
+/**
+ * `OPENWORK_PASS_ENV`: more variables for commands, comma- or space-separated names or `PREFIX_*`
+ * (docs/decisions/0102). Proxy and CA settings pass without it; credentials never.
+ */
+export function passedEnvironmentNames(environment: NodeJS.ProcessEnv): readonly string[] {
+  return (environment['OPENWORK_PASS_ENV'] ?? '').split(/[\s,]+/).filter((name) => name !== '');
 }
 
 /** The platform's sandbox backend; on Linux with its passed self-check remembered for an hour (start-up). */

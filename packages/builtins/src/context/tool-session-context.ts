@@ -39,7 +39,7 @@ export interface ToolSessionContextOptions {
   readonly skillRoots?: readonly string[];
   /** The kernel sandbox of this session (its self-check decides whether escalation parameters exist). */
   readonly sandbox: SandboxBackend;
-  /** The complete environment of child processes (§4: PATH, HOME, SHELL, LANG, LC_ALL, TMPDIR for a local session). */
+  /** The complete environment of child processes (for a local session `localEnvironment`: the six of §4, proxy and CA settings, npm's non-credential configuration). */
   readonly environment: Readonly<Record<string, string>>;
   readonly filesystem: AsyncFileSystem;
   readonly processBackend: ProcessBackend;
@@ -62,6 +62,8 @@ export interface LocalSessionOptions extends Partial<Omit<ToolSessionContextOpti
   readonly sessionId?: string;
   /** Where defaults are read from (default `process.env`): HOME, OPENWORK_HOME and the six variables of §4. */
   readonly processEnvironment?: Readonly<Record<string, string | undefined>>;
+  /** More variables for commands besides the six and the proxy/CA settings (`localEnvironment`'s `pass`): names or `PREFIX_*`, never credentials. */
+  readonly passEnvironment?: readonly string[];
 }
 
 /**
@@ -137,7 +139,7 @@ export class ToolSessionContext {
       homeDirectory,
       openworkHome,
       sandbox: options.sandbox ?? selectSandboxBackend(),
-      environment: options.environment ?? localEnvironment(source),
+      environment: options.environment ?? localEnvironment(source, options.passEnvironment === undefined ? {} : { pass: options.passEnvironment }),
       filesystem: options.filesystem ?? new NodeFileSystem(),
       processBackend: options.processBackend ?? new NodeProcessBackend(),
       ...(options.workspaceRoots === undefined ? {} : { workspaceRoots: options.workspaceRoots }),

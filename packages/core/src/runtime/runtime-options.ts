@@ -25,8 +25,14 @@ export interface RuntimeOptions {
   readonly homeDirectory?: string;
   /** Agent skill roots; hard-protected like the OpenWork home. */
   readonly skillRoots?: readonly string[];
-  /** The environment of commands. Default: PATH, SHELL, LANG, LC_ALL, TMPDIR of this process and HOME = `homeDirectory` (§4). */
+  /**
+   * The environment of commands. Default: PATH, SHELL, LANG, LC_ALL, TMPDIR of this process, HOME =
+   * `homeDirectory` (§4), and its proxy and CA settings and npm's non-credential configuration
+   * (`localEnvironment`, docs/decisions/0102), never a credential.
+   */
   readonly environment?: Readonly<Record<string, string>>;
+  /** Without `environment`: more variables of this process for commands (names or `PREFIX_*`); a credential name is refused. */
+  readonly passEnvironment?: readonly string[];
   /** Temp roots, extra writable roots, protected lists, network (`createSandboxPolicy` options). */
   readonly sandboxPolicy?: RuntimePolicyOptions;
   /**
