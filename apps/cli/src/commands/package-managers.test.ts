@@ -12,7 +12,7 @@ import { mcpTestClients, resultText } from '../test-support/mcp-test-client.js';
 // `npm install` and `npm test` in bash through `openwork mcp`, out of the box (docs/decisions/0103):
 // a registry of our own on 127.0.0.1 (a packument and a tarball, served by node:http), reached
 // through `npm_config_registry` from the host's environment (the allow-list of 0102); npm's cache
-// in the sandbox's private temp folder, not `~/.npm`, and not a recorded change (0104). With
+// in the sandbox's private temp folder, not `~/.npm`, and not a recorded change (0103). With
 // `--network none` the install fails and the result says why (0101). Real processes, real
 // bubblewrap, real npm, temp homes.
 

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBashFixture, requireBubblewrap, type BashFixture } from './test-support/bash-fixture.js';
 
 // Writes below a temp root are not file changes of a bash call, but are still judged by the
-// sandbox (docs/decisions/0104): a tool's compile cache in $TMPDIR never reaches the model or undo.
+// sandbox (docs/decisions/0103): a tool's compile cache in $TMPDIR never reaches the model or undo.
 
 const fixtures: BashFixture[] = [];
 beforeAll(requireBubblewrap);

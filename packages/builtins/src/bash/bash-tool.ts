@@ -60,6 +60,9 @@ export const bashTool = defineTool<typeof inputSchema, ToolSessionContext, Sandb
   async execute(input, session, call) {
     // Loaded on the first call (docs/decisions/0002-tools-load-their-call-code-on-first-call.md): the process runner, the bubblewrap wrapping and the
     // background tasks stay unloaded in a process that never runs a command.
+    const { gateDangerousCommand } = await import('./dangerous-command-gate.js');
+    const refused = await gateDangerousCommand(input, session, call);
+    if (refused !== undefined) return refused;
     const { runBashCall } = await import('./run-bash-call.js');
     return runBashCall(input, session, call);
   },

@@ -23,6 +23,7 @@ import { displayPath } from './display-path.js';
 import { chooseSpelling } from './choose-spelling.js';
 import { expandHome } from './expand-home.js';
 import { localEnvironment } from './local-environment.js';
+import type { DangerousCommandDecision } from '../bash/dangerous-command-gate.js';
 import type { PathCheck } from './path-check.js';
 
 /** Everything a `ToolSessionContext` is made of (§4). Core builds one per session. */
@@ -53,6 +54,11 @@ export interface ToolSessionContextOptions {
   readonly backgroundTasks?: BackgroundTasks;
   /** Background bash: the agent role whose toolset uses this context; an explorer reaches only the background tasks it started. Default `default`. */
   readonly agentRole?: BuiltinAgent;
+  /**
+   * Who decides on a dangerous command (docs/decisions/0104): the host's approver (a function), the
+   * caller of the toolset (`'caller'`, as core does), or — absent — nobody, and bash refuses it.
+   */
+  readonly dangerousCommands?: DangerousCommandDecision;
 }
 
 /** What `ToolSessionContext.local` needs; everything else has a local default. */
@@ -90,6 +96,7 @@ export class ToolSessionContext {
   readonly backgroundTasks: BackgroundTasks;
   /** Background bash: whose calls these are (the tasks they start carry it; an explorer sees only its own). */
   readonly agentRole: BuiltinAgent;
+  readonly dangerousCommands: DangerousCommandDecision | undefined;
   #availability: Promise<SandboxAvailability> | undefined;
   #settledAvailability: SandboxAvailability | undefined;
   #protectionPolicy: SandboxPolicy | undefined;
@@ -111,6 +118,7 @@ export class ToolSessionContext {
     this.writeLocks = options.writeLocks ?? new WriteLocks();
     this.backgroundTasks = options.backgroundTasks ?? new BackgroundTasks();
     this.agentRole = options.agentRole ?? 'default';
+    this.dangerousCommands = options.dangerousCommands;
   }
 
   /**
@@ -149,6 +157,7 @@ export class ToolSessionContext {
       ...(options.writeLocks === undefined ? {} : { writeLocks: options.writeLocks }),
       ...(options.backgroundTasks === undefined ? {} : { backgroundTasks: options.backgroundTasks }),
       ...(options.agentRole === undefined ? {} : { agentRole: options.agentRole }),
+      ...(options.dangerousCommands === undefined ? {} : { dangerousCommands: options.dangerousCommands }),
     });
   }
 

@@ -135,6 +135,8 @@ export class Runtime {
       environment: services.environment,
       filesystem: services.filesystem,
       processBackend: services.processBackend,
+      // Core asks its approver about dangerous commands before it calls bash (prepare → needs_approval).
+      dangerousCommands: 'caller',
     });
     const toolset = buildSessionToolset({ context, role, escalationAvailable: services.escalationAvailable, history: () => Promise.resolve([]) });
     // A root session's control tools: the sub-agent tools only with a model source for children.

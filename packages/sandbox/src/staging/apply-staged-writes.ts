@@ -149,7 +149,7 @@ export function applyStagedWrites(policy: SandboxPolicy, roots: readonly StagedR
 }
 
 /**
- * Whether a host path is scratch (docs/decisions/0104): below a temp root, and not below a more
+ * Whether a host path is scratch (docs/decisions/0103): below a temp root, and not below a more
  * specific workspace or extra writable root (a workspace inside `/tmp` stays a workspace; a temp
  * folder inside the workspace stays scratch). Scratch changes are judged and applied like any
  * other, and left out of the report's list and counts.

@@ -5,7 +5,7 @@ import { BubblewrapBackend, createSandboxPolicy } from '../index.js';
 import { makeTempDirectory, refusedPaths, requireBubblewrap, runWrapped } from '../bubblewrap/test-support/run-wrapped.js';
 import { scratchTest } from './apply-staged-writes.js';
 
-// Writes below a temp root are scratch (docs/decisions/0104): applied and judged like any other
+// Writes below a temp root are scratch (docs/decisions/0103): applied and judged like any other
 // staged write, but not listed or counted as the call's changes. Real bubblewrap.
 
 const roots: string[] = [];

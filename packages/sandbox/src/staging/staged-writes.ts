@@ -64,7 +64,7 @@ export interface StagedApplyReport {
   /**
    * Changes applied below a temp root (and not below a more specific workspace or writable root):
    * judged and applied like the rest, but neither listed nor in `counts` — scratch, not file
-   * changes (docs/decisions/0104).
+   * changes (docs/decisions/0103).
    */
   readonly scratchChanges?: number;
 }
