@@ -6,7 +6,7 @@ export type { LocalSessionOptions, ToolSessionContextOptions } from './context/t
 export { CheckedPath } from './context/checked-path.js';
 export type { PathCheck } from './context/path-check.js';
 export { expandHome, type HomeExpansion } from './context/expand-home.js';
-export { LOCAL_ENVIRONMENT_KEYS, localEnvironment } from './context/local-environment.js';
+export { isCredentialName, LOCAL_ENVIRONMENT_KEYS, localEnvironment, PASSED_ENVIRONMENT_NAMES, PASSED_ENVIRONMENT_PREFIXES, type LocalEnvironmentOptions } from './context/local-environment.js';
 export { BuiltinsError } from './context/builtins-error.js';
 export { sessionSandboxPolicy, type SessionPolicyOptions } from './context/session-sandbox-policy.js';
 
@@ -90,4 +90,4 @@ export { builtinTools, type BuiltinTool } from './registry/builtin-tools.js';
 export { BUILTIN_AGENT_TOOLS, type BuiltinAgent } from './registry/builtin-agent.js';
 export { builtinRegistry, builtinToolsetConfig, finalizeBuiltinToolset } from './registry/builtin-registry.js';
 export type { FinalizeBuiltinToolsetOptions } from './registry/builtin-registry.js';
-
+export type { DangerousCommandDecision, DangerousCommandRequest } from './bash/dangerous-command-gate.js';

@@ -83,6 +83,7 @@ export { judgeStagedWrite } from './staging/judge-staged-write.js';
 export { formatStagedRefusals } from './staging/wrap-staged.js';
 export { UnavailableSandboxBackend } from './backend/unavailable-sandbox-backend.js';
 export { goBuildCacheEnvironment } from './backend/go-build-cache-environment.js';
+export { packageCacheEnvironment, packageCacheVariables, type PackageCacheOptions } from './backend/package-cache-environment.js';
 export type { GoBuildCacheOptions } from './backend/go-build-cache-environment.js';
 
 // Seatbelt (macOS).

@@ -1,4 +1,4 @@
-import { APPROVE_HELP, APPROVE_OPTION, CONTINUE_SESSION_HELP, DATABASE_OPTION, JSON_OPTION, MODE_OPTION, SESSION_OPTION, SESSION_OPTION_HELP, WORKSPACE_OPTION } from '../cli/common-options.js';
+import { APPROVE_HELP, APPROVE_OPTION, CONTINUE_SESSION_HELP, DATABASE_OPTION, JSON_OPTION, MODE_OPTION, NETWORK_OPTION, SESSION_OPTION, SESSION_OPTION_HELP, WORKSPACE_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
 import { UsageError } from '../cli/usage-error.js';
 import { changeNotes, resultText } from '../output/tool-result-output.js';
@@ -13,7 +13,7 @@ import { withCommandSession } from '../runtime/with-command-session.js';
 export const callCommand: CommandSpec = {
   name: 'call',
   summary: 'run one tool call and print its result',
-  usage: "openwork call <tool> '<json>' [--workspace DIR] [--mode M] [--session ID] [--json] [--approve]",
+  usage: "openwork call <tool> '<json>' [--workspace DIR] [--mode M] [--network allow|none] [--session ID] [--json] [--approve]",
   details: [
     'Runs one call with every check a model call gets (sandbox, approvals, result limits) in a new',
     'stored session, so a write or edit can be undone with openwork undo. Exit status 0 only when',
@@ -23,7 +23,7 @@ export const callCommand: CommandSpec = {
     '  --json            print the whole ToolResult (status, content, artifacts, error) as JSON',
     APPROVE_HELP,
   ],
-  options: [WORKSPACE_OPTION, MODE_OPTION, SESSION_OPTION, JSON_OPTION, DATABASE_OPTION, APPROVE_OPTION],
+  options: [WORKSPACE_OPTION, MODE_OPTION, NETWORK_OPTION, SESSION_OPTION, JSON_OPTION, DATABASE_OPTION, APPROVE_OPTION],
   async run(parsed, io) {
     const [tool, inputText, ...rest] = parsed.positionals;
     if (tool === undefined) throw new UsageError('openwork call: missing the tool name; see openwork call --help');

@@ -35,6 +35,21 @@ async function socketRule(kind: string, allowed: readonly string[], home: string
   return { text: `host UNIX sockets unreachable from sandboxed commands (every listening socket masked; ${abstract.text}); ${listed}`, healthy: abstract.healthy };
 }
 
+/** Whether commands reach the network, and how `--network none` takes it away (docs/decisions/0101-network-switch.md). */
+function networkRow(kind: string): string {
+  const off = kind === 'bubblewrap' ? 'bubblewrap --unshare-net: only their own loopback' : kind === 'seatbelt' ? 'Seatbelt profile without network rules' : 'no sandbox: bash does not run';
+  return `allow by default: commands reach the network as unsandboxed; --network none (call, session, mcp) gives them none (${off})`;
+}
+
+/** Which variables of this environment commands get besides the six of §4 (docs/decisions/0102). */
+async function environmentRow(environment: NodeJS.ProcessEnv): Promise<string> {
+  const { localEnvironment, LOCAL_ENVIRONMENT_KEYS } = await import('@openwork/builtins');
+  const { passedEnvironmentNames } = await import('../runtime/open-runtime.js');
+  const passed = Object.keys(localEnvironment(environment, { pass: passedEnvironmentNames(environment) })).filter((name) => !(LOCAL_ENVIRONMENT_KEYS as readonly string[]).includes(name));
+  const listed = passed.length === 0 ? 'none set here' : passed.sort().join(', ');
+  return `commands get PATH, HOME, SHELL, LANG, LC_ALL, TMPDIR, proxy and CA settings and npm_config_* (never credentials); passed from here: ${listed}; OPENWORK_PASS_ENV adds names`;
+}
+
 /**
  * `openwork doctor` (architecture §7): the platform, the sandbox backend with its self-check result
  * and reason (§3.4), whether background bash can get a terminal (`script`, for background bash), the OpenWork
@@ -73,6 +88,8 @@ export const doctorCommand: CommandSpec = {
         if (availability.available && kind === 'seatbelt') report['writes'] = 'direct: the Seatbelt profile denies protected kinds of files at any depth (regex rules)';
         const sockets = await socketRule(kind, allowedSockets(io.environment), openworkHome(io.environment));
         report['sockets'] = sockets.text;
+        report['network'] = networkRow(kind);
+        report['environment'] = await environmentRow(io.environment);
         report['escalation'] = opened.runtime.escalationAvailable ? 'offered (sandboxPermissions in the tool schemas)' : 'not offered';
         // Background bash: whether background tasks can get a pseudo-terminal (tty: true); not a failure when not.
         const { findTerminalProgram } = await import('@openwork/builtins');

@@ -1,4 +1,4 @@
-import { AGENT_OPTION, APPROVE_HELP, APPROVE_OPTION, CONTINUE_SESSION_HELP, DATABASE_OPTION, MODE_OPTION, SESSION_OPTION, SESSION_OPTION_HELP, WORKSPACE_OPTION } from '../cli/common-options.js';
+import { AGENT_OPTION, APPROVE_HELP, APPROVE_OPTION, CONTINUE_SESSION_HELP, DATABASE_OPTION, MODE_OPTION, NETWORK_OPTION, SESSION_OPTION, SESSION_OPTION_HELP, WORKSPACE_OPTION } from '../cli/common-options.js';
 import type { CommandSpec } from '../cli/command-spec.js';
 import { UsageError } from '../cli/usage-error.js';
 import { formatSize, MAX_INPUT_LINE_BYTES, type InputLine } from '../input/bounded-lines.js';
@@ -14,7 +14,7 @@ import { withCommandSession } from '../runtime/with-command-session.js';
 export const sessionCommand: CommandSpec = {
   name: 'session',
   summary: 'run tool calls from JSON Lines on stdin in one stored session',
-  usage: 'openwork session [--workspace DIR] [--mode M] [--agent default|explorer] [--session ID] [--approve]',
+  usage: 'openwork session [--workspace DIR] [--mode M] [--network allow|none] [--agent default|explorer] [--session ID] [--approve]',
   details: [
     'Each stdin line {"tool": "read", "input": {...}} gets one stdout line: the ToolResult as JSON.',
     'A malformed line, or one over 8 MiB, gets a failed result line (invalid_arguments) and the',
@@ -25,7 +25,7 @@ export const sessionCommand: CommandSpec = {
     CONTINUE_SESSION_HELP,
     APPROVE_HELP,
   ],
-  options: [WORKSPACE_OPTION, MODE_OPTION, AGENT_OPTION, SESSION_OPTION, DATABASE_OPTION, APPROVE_OPTION],
+  options: [WORKSPACE_OPTION, MODE_OPTION, NETWORK_OPTION, AGENT_OPTION, SESSION_OPTION, DATABASE_OPTION, APPROVE_OPTION],
   async run(parsed, io) {
     if (parsed.positionals.length > 0) throw new UsageError(`openwork session: unexpected argument ${JSON.stringify(parsed.positionals[0])}; calls come on stdin`);
     return withCommandSession('session', parsed, io, async (session, signal) => {

@@ -31,27 +31,26 @@ describe('openwork mcp in real clients', () => {
     expect(capabilities?.resources).toBeDefined();
   });
 
-  it('every tool has a title and an outputSchema that its structured results validate against', async () => {
+  it('every tool has a title and no outputSchema; results carry compact structured content and the host summary in _meta', async () => {
     const { client } = await connect();
     const { tools } = await client.listTools();
     for (const tool of tools) {
       expect(tool.title, tool.name).toMatch(/\w/);
       expect(tool.title).not.toBe(tool.name);
-      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.outputSchema).toBeUndefined();
     }
     expect(tools.find((tool) => tool.name === 'read')?.title).toBe('Read file');
-    // The SDK client validates structuredContent against the outputSchema and throws on a
-    // mismatch: a success, a failure and a change all pass.
     const read = await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } });
-    expect(read.structuredContent).toMatchObject({ status: 'succeeded', error: null, sandboxDenied: false, artifacts: [] });
+    expect(Object.keys(read.structuredContent ?? {})).toEqual(['text']);
+    expect(read._meta?.['openwork/result']).toMatchObject({ status: 'succeeded', error: null, sandboxDenied: false, artifacts: [] });
     const missing = await client.callTool({ name: 'read', arguments: { path: 'missing.txt' } });
     expect(missing.isError).toBe(true);
-    expect(missing.structuredContent).toMatchObject({ status: 'failed', error: { code: expect.any(String), retryable: expect.any(Boolean) } });
+    expect(missing._meta?.['openwork/result']).toMatchObject({ status: 'failed', error: { code: expect.any(String), retryable: expect.any(Boolean) } });
     const edited = await client.callTool({ name: 'edit', arguments: { filePath: 'notes.txt', oldString: 'beta', newString: 'BETA' } });
     expect(edited.isError).toBe(false);
   });
 
-  it("a large edit's response stays small: structuredContent holds no contents and stays under 64 KiB; the change is a resource", async () => {
+  it("a large edit's response stays small: no contents in structuredContent or _meta; the change is a resource", async () => {
     const { client } = await connect();
     const line = 'const value = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";\n';
     const big = line.repeat(Math.ceil((870 * 1024) / line.length));
@@ -60,10 +59,10 @@ describe('openwork mcp in real clients', () => {
     const result = await client.callTool({ name: 'edit', arguments: { filePath: 'big.js', oldString: '// header', newString: '// HEADER' } });
     expect(result.isError).toBe(false);
     const size = Buffer.byteLength(JSON.stringify(result));
-    expect(Buffer.byteLength(JSON.stringify(result.structuredContent))).toBeLessThan(64 * 1024);
+    expect(Buffer.byteLength(JSON.stringify(result._meta))).toBeLessThan(64 * 1024);
     expect(size).toBeLessThan(4 * 1024); // it was 1,869,007 bytes: both contents and the hunks
     expect(JSON.stringify(result)).not.toContain('0123456789abcdef');
-    const [summary] = (result.structuredContent as { artifacts: Record<string, unknown>[] }).artifacts;
+    const [summary] = (result._meta?.['openwork/result'] as { artifacts: Record<string, unknown>[] }).artifacts;
     expect(summary).toMatchObject({ kind: 'file_change', path: 'big.js', change: 'modified', additions: 1, deletions: 1, undone: false });
     expect(summary?.['beforeHash']).toMatch(/^[0-9a-f]{64}$/);
     expect(summary?.['afterHash']).toMatch(/^[0-9a-f]{64}$/);

@@ -3,11 +3,13 @@ import { resultText, type CliToolResult } from '../output/tool-result-output.js'
 type ToolArtifact = CliToolResult['artifacts'][number];
 
 /**
- * The most the summary part of one result's `structuredContent` (everything but `text`) may take,
- * in UTF-8 bytes of its JSON (docs/decisions/0073-mcp-structured-content-carries-the-result.md). The `text` comes on top of it: it is the model-visible
- * result, already bounded by the 32,000-byte result cut, and never cut here.
+ * The most the host's summary of one result (`_meta["openwork/result"]`) may take, in UTF-8 bytes of
+ * its JSON: artifact summaries are left out from the end to stay under it (docs/decisions/0100-mcp-compact-results.md).
  */
 export const MAX_STRUCTURED_CONTENT_BYTES = 64 * 1024;
+
+/** The `_meta` key of a result's host summary: call id, status, typed error, artifact summaries. */
+export const RESULT_META_KEY = 'openwork/result';
 
 /** Where a client reads a change's whole artifact (before/after contents, hunks): an MCP resource. */
 export function changeResourceUri(changeId: string): string {
@@ -18,69 +20,41 @@ export function changeResourceUri(changeId: string): string {
 const MAX_SUMMARY_STRING = 512;
 
 /**
- * The `outputSchema` of every tool (JSON Schema 2020-12): what `structuredContent` holds. Clients
- * validate results against it (the SDK client does), so `structuredResult` must always match it.
- * `text` comes first: several clients give the model `structuredContent` alone, serialized as JSON,
- * whenever a result has it, so the model-visible result must be in it.
+ * `structuredContent` of one call: what the model needs and nothing else, because Claude Code and
+ * Codex give the model this object (as JSON) instead of `content` whenever it is present
+ * (docs/decisions/0073, 0100). `text` always: exactly the result's text content. `imageNote` when
+ * the result has images (they stay image content; base64 here would reach such a model as text).
+ * `error` — the error code alone, never its message (that is the text) — when the call failed with
+ * a code that says more than "it failed" (`isError` says that): every code but `execution_failed`.
+ * Call id, status, `sandboxDenied` and artifact summaries are the host's: `resultMeta`.
  */
-export const TOOL_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    text: {
-      type: 'string',
-      description:
-        "The tool's result as the model sees it (file contents, matches, command output, or the error): the same text as this result's text content, at most 32,000 bytes.",
-    },
-    imageNote: {
-      type: 'string',
-      description: "Present when the result has images: they are this result's image content only, and this says how many and of which types.",
-    },
-    callId: { type: 'string', description: 'The id of this call in the session (as `openwork changes` and `conversation_history` name it).' },
-    status: { type: 'string', enum: ['succeeded', 'failed', 'denied', 'cancelled', 'outcome_unknown'] },
-    error: {
-      description: 'Present when status is not succeeded.',
-      anyOf: [
-        {
-          type: 'object',
-          properties: { code: { type: 'string' }, message: { type: 'string' }, retryable: { type: 'boolean' } },
-          required: ['code', 'message', 'retryable'],
-        },
-        { type: 'null' },
-      ],
-    },
-    sandboxDenied: { type: 'boolean', description: 'The sandbox denied something during the call.' },
-    artifacts: {
-      type: 'array',
-      description:
-        'A compact summary of each artifact (never its contents). A file change names its change id, path, kind, +/- counts and hashes, and the resource (openwork://changes/<id>) that holds the whole artifact.',
-      items: { type: 'object', properties: { kind: { type: 'string' } }, required: ['kind'] },
-    },
-    artifactsOmitted: { type: 'integer', minimum: 1, description: 'Artifact summaries left out to keep the summary part (all but text) under 64 KiB; their resources still hold them.' },
-  },
-  required: ['text', 'callId', 'status', 'error', 'sandboxDenied', 'artifacts'],
-} as const;
+export function structuredResult(result: CliToolResult): Record<string, unknown> {
+  const note = imageNote(result);
+  const code = result.error?.code;
+  return {
+    text: resultText(result),
+    ...(note === undefined ? {} : { imageNote: note }),
+    ...(result.status !== 'succeeded' && code !== undefined && code !== 'execution_failed' ? { error: code } : {}),
+  };
+}
 
 /**
- * `structuredContent` of one call: first the model-visible `text` of the result (the same text as
- * its text content, so a client that forwards only structured content to the model still gives it
- * the matches, the file contents or the command output), a note on its images when it has some
- * (images stay image content: base64 in JSON would reach such a model as text, not as an image),
- * then the status, the error and a compact summary of each artifact — never an
- * artifact's contents, since artifacts never reach the model. A `file_change` becomes
- * `{ kind, changeId, path, change, additions, deletions, beforeHash, afterHash, undone, resource }`;
- * the whole artifact stays available as the MCP resource `resource` and through `openwork changes`.
- * Other kinds keep their short scalar fields only. The summary part stays under 64 KiB by leaving
- * out artifact summaries from the end; the text is never cut here.
+ * The host's summary of one call, sent as the result's `_meta["openwork/result"]` (clients give the
+ * model `content` or `structuredContent`, not `_meta`): the call id, the status, the typed error
+ * without its message (the message is the text), `sandboxDenied` and a compact summary of each
+ * artifact — never an artifact's contents. A `file_change` becomes `{ kind, changeId, path, change,
+ * additions, deletions, beforeHash, afterHash, undone, resource }`; the whole artifact stays
+ * available as the MCP resource `resource` and through `openwork changes`. Other kinds keep their
+ * short scalar fields only. It stays under 64 KiB by leaving out artifact summaries from the end.
  */
-export function structuredResult(callId: string, result: CliToolResult): Record<string, unknown> {
-  const note = imageNote(result);
-  const visible = { text: resultText(result), ...(note === undefined ? {} : { imageNote: note }) };
-  const base = { callId, status: result.status, error: result.error, sandboxDenied: result.sandboxDenied };
+export function resultMeta(callId: string, result: CliToolResult): Record<string, unknown> {
+  const error = result.error === null ? null : { code: result.error.code, retryable: result.error.retryable };
+  const base = { callId, status: result.status, error, sandboxDenied: result.sandboxDenied };
   const summaries = result.artifacts.map(summarizeArtifact);
   let kept = summaries.length;
   const sized = (count: number) => ({ ...base, artifacts: summaries.slice(0, count), ...(count < summaries.length ? { artifactsOmitted: summaries.length - count } : {}) });
   while (kept > 0 && Buffer.byteLength(JSON.stringify(sized(kept))) > MAX_STRUCTURED_CONTENT_BYTES) kept -= 1;
-  return { ...visible, ...sized(kept) };
+  return sized(kept);
 }
 
 /** What a reader of `structuredContent` alone learns of a result's images: how many, which types, how big. */

@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 function artifactsOf(result: unknown): ReadonlyArray<Record<string, unknown>> {
-  return ((result as CallToolResult).structuredContent as { artifacts?: Array<Record<string, unknown>> } | undefined)?.artifacts ?? [];
+  return ((result as CallToolResult)._meta?.['openwork/result'] as { artifacts?: Array<Record<string, unknown>> } | undefined)?.artifacts ?? [];
 }
 
 /** bash_output until `needle` shows up in `seen` or what is read after it. */
@@ -39,9 +39,10 @@ describe('openwork mcp: background bash', { timeout: 120_000 }, () => {
     const { client } = await connect();
     const { tools } = await client.listTools();
     const find = (name: string) => tools.find((tool) => tool.name === name)?.annotations;
-    expect(find('bash_output')).toEqual({ title: "Read a background command's output", readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false });
-    expect(find('bash_input')).toEqual({ title: 'Type into a background command', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
-    expect(find('bash_kill')).toEqual({ title: 'Stop a background command', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
+    // MCP defaults left out: destructiveHint true, idempotentHint false, openWorldHint true.
+    expect(find('bash_output')).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(find('bash_input')).toEqual({});
+    expect(find('bash_kill')).toEqual({ idempotentHint: true, openWorldHint: false });
   });
 
   it('a dev server: started with progress for its first yield, reached by a foreground curl, killed', async () => {

@@ -40,7 +40,7 @@ describe('openwork mcp: read of images, folders and notebooks', () => {
         { type: 'image', data: image.bytes.toString('base64'), mimeType: image.mimeType },
       ]);
       // The image is model-visible content, so it is not repeated among the host's artifacts.
-      expect(result.structuredContent).toMatchObject({ status: 'succeeded', artifacts: [] });
+      expect(result._meta?.['openwork/result']).toMatchObject({ status: 'succeeded', artifacts: [] });
     }
   });
 

@@ -35,8 +35,11 @@ describe('openwork mcp', () => {
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['read', 'write', 'edit', 'list', 'conversation_history']));
     const read = tools.find((tool) => tool.name === 'read');
-    expect(read?.annotations).toEqual({ title: 'Read file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    expect(tools.find((tool) => tool.name === 'edit')?.annotations).toEqual({ title: 'Edit file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+    // The MCP defaults (destructive, not idempotent, open world) and the hints meaningless for a read-only tool are left out.
+    expect(read?.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(read?.title).toBe('Read file');
+    expect(tools.find((tool) => tool.name === 'edit')?.annotations).toEqual({ openWorldHint: false });
+    expect(tools.find((tool) => tool.name === 'bash')?.annotations).toEqual({});
     expect(read?.inputSchema.type).toBe('object');
     expect(Object.keys(read?.inputSchema.properties ?? {})).toContain('path');
   });
@@ -49,12 +52,13 @@ describe('openwork mcp', () => {
     expect(names).not.toContain('write');
   });
 
-  it('reads a file: the text as content, the status as structured content', async () => {
+  it('reads a file: the text as content and as structured content, the status for the host in _meta', async () => {
     const { client } = await connect();
     const result = await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } });
     expect(result.isError).toBe(false);
     expect(resultText(result)).toBe('1\talpha\n2\tbeta\n3\tgamma');
-    expect(result.structuredContent).toMatchObject({ status: 'succeeded', error: null, artifacts: [] });
+    expect(result.structuredContent).toEqual({ text: '1\talpha\n2\tbeta\n3\tgamma' });
+    expect(result._meta?.['openwork/result']).toMatchObject({ status: 'succeeded', error: null, artifacts: [] });
   });
 
   it('edits after a read: the file changes on disk and the change is an artifact, never in the text', async () => {
@@ -63,11 +67,12 @@ describe('openwork mcp', () => {
     const result = await client.callTool({ name: 'edit', arguments: { filePath: 'notes.txt', oldString: 'beta', newString: 'BETA' } });
     expect(result.isError).toBe(false);
     expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('alpha\nBETA\ngamma\n');
-    // The structured content is a compact summary (MCP clients); the whole artifact is a resource.
-    const artifacts = (result.structuredContent as { artifacts: { kind: string; resource: string; path: string }[] }).artifacts;
+    // The host's summary is compact (_meta); the whole artifact is a resource.
+    const artifacts = (result._meta?.['openwork/result'] as { artifacts: { kind: string; resource: string; path: string }[] }).artifacts;
     expect(artifacts).toHaveLength(1);
     expect(artifacts[0]).toMatchObject({ kind: 'file_change', path: 'notes.txt', change: 'modified', additions: 1, deletions: 1 });
     expect(JSON.stringify(result.structuredContent)).not.toContain('alpha');
+    expect(JSON.stringify(result._meta)).not.toContain('alpha');
     const resource = await client.readResource({ uri: artifacts[0]?.resource ?? '' });
     const whole = JSON.parse((resource.contents[0] as { text: string }).text) as { change: { afterContent: string } };
     expect(whole.change.afterContent).toBe('alpha\nBETA\ngamma\n');
@@ -83,11 +88,11 @@ describe('openwork mcp', () => {
     expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\ngamma\n');
     const missing = await client.callTool({ name: 'read', arguments: { path: 'missing.txt' } });
     expect(missing.isError).toBe(true);
-    expect(missing.structuredContent).toMatchObject({ status: 'failed' });
+    expect(missing._meta?.['openwork/result']).toMatchObject({ status: 'failed' });
     expect(resultText(missing)).toContain('missing.txt');
     const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} });
     expect(unknown.isError).toBe(true);
-    expect(unknown.structuredContent).toMatchObject({ error: { code: 'tool_not_found' } });
+    expect(unknown.structuredContent).toMatchObject({ error: 'tool_not_found' });
   });
 
   it('an escalation is refused when the client cannot elicit, and says so; nothing is written', async () => {
@@ -100,7 +105,7 @@ describe('openwork mcp', () => {
       arguments: { path: target, content: 'escaped\n', sandboxPermissions: { paths: [{ path: target, access: 'write', scope: 'exact' }] }, justification: 'write a note outside' },
     });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ status: 'denied' });
+    expect(result._meta?.['openwork/result']).toMatchObject({ status: 'denied' });
     expect(resultText(result)).toContain('does not support elicitation');
     expect(await readdir(outside)).toEqual([]);
   });
@@ -144,7 +149,7 @@ describe('openwork mcp', () => {
       arguments: { path: target, content: '{}', sandboxPermissions: { paths: [{ path: target, access: 'write', scope: 'exact' }] }, justification: 'x' },
     });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ status: 'denied' });
+    expect(result._meta?.['openwork/result']).toMatchObject({ status: 'denied' });
     expect(asked).toEqual([]);
     await expect(readFile(target)).rejects.toThrow();
   });

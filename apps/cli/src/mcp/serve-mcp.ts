@@ -19,8 +19,9 @@ import { CHANGE_RESOURCE_TEMPLATE, listChangeResources, readChangeResource } fro
 import { workspaceRootsFromClient } from './client-roots.js';
 import { elicitationApprover } from './elicitation-approver.js';
 import { mcpResultContent } from './mcp-result-content.js';
-import { structuredResult, TOOL_OUTPUT_SCHEMA } from './mcp-structured-result.js';
-import { toolAnnotations } from './tool-annotations.js';
+import { RESULT_META_KEY, resultMeta, structuredResult } from './mcp-structured-result.js';
+import { listedToolAnnotations, toolAnnotations } from './tool-annotations.js';
+import { listedInputSchema } from './listed-input-schema.js';
 import { toolTitle } from './tool-titles.js';
 
 /** How long an approval waits for the person by default (no 60 s cut). */
@@ -46,11 +47,11 @@ const LenientRootsResult = z.object({ roots: z.array(z.unknown()) });
 
 /**
  * Serves the session's finalized toolset over MCP stdio. Definitions come from the same
- * schemas the model sees, with a title and the `outputSchema` of the structured content; a result
- * is its text (and images) as content, `isError` unless it succeeded, and structured content that
- * carries the same model-visible text — for the clients that give the model only structured
- * content — with the status, the error and a compact summary of the artifacts (never their
- * contents; the summary under 64 KiB; whole changes are resources).
+ * schemas the model sees, with a title and annotations; a result is its text (and images) as
+ * content, `isError` unless it succeeded, structured content that carries the same model-visible
+ * text and little else — for the clients that give the model only structured content — and, for
+ * the host, `_meta["openwork/result"]`: call id, status, typed error and a compact summary of the
+ * artifacts (never their contents; under 64 KiB; whole changes are resources).
  * Progress goes out as progress notifications when the request carries a progress token; the
  * client's cancel notification aborts the call, and so does the client going away. Approvals wait
  * for the person up to `approvalTimeoutMs`, with progress keep-alives. What a user should see goes
@@ -108,16 +109,19 @@ function createServer(version: string): Server {
   );
 }
 
-/** `tools/list` (titles, output schema, annotations) and the file changes as resources. */
+/**
+ * `tools/list` (titles, annotations) and the file changes as resources. No `outputSchema`: the
+ * clients that matter give the model `structuredContent` with or without one, the model never sees
+ * it, and repeated on every tool it was half the list (docs/decisions/0100-mcp-compact-results.md).
+ */
 function serveListings(server: Server, session: Session): void {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: session.definitions.map((definition) => ({
       name: definition.id,
       title: toolTitle(definition.id),
       description: definition.description,
-      inputSchema: definition.inputSchema as { type: 'object'; [key: string]: unknown },
-      outputSchema: TOOL_OUTPUT_SCHEMA as unknown as { type: 'object'; [key: string]: unknown },
-      annotations: { title: toolTitle(definition.id), ...toolAnnotations(definition.riskHint, definition.id) },
+      inputSchema: listedInputSchema(definition.inputSchema) as { type: 'object'; [key: string]: unknown },
+      annotations: listedToolAnnotations(toolAnnotations(definition.riskHint, definition.id)),
     })),
   }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listChangeResources(session) }));
@@ -153,7 +157,8 @@ function serveToolCalls(server: Server, session: Session, calls: RunningCalls, r
     return {
       content: mcpResultContent(result),
       isError: result.status !== 'succeeded',
-      structuredContent: structuredResult(outcome.callId, result),
+      structuredContent: structuredResult(result),
+      _meta: { [RESULT_META_KEY]: resultMeta(outcome.callId, result) },
     };
   });
 }

@@ -37,3 +37,18 @@ const BACKGROUND_TOOL_ANNOTATIONS: Readonly<Record<string, McpToolAnnotations>> 
   bash_output: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   bash_kill: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
 };
+
+/**
+ * The annotations as `tools/list` sends them: the MCP defaults (`readOnlyHint: false`,
+ * `destructiveHint: true`, `idempotentHint: false`, `openWorldHint: true`) and the hints the spec
+ * calls meaningless for a read-only tool (`destructiveHint`, `idempotentHint`) are left out — the
+ * same meaning in fewer bytes of a list every client fetches. `readOnlyHint: true` is always sent.
+ */
+export function listedToolAnnotations(annotations: McpToolAnnotations): Partial<McpToolAnnotations> {
+  if (annotations.readOnlyHint) return { readOnlyHint: true, openWorldHint: annotations.openWorldHint };
+  return {
+    ...(annotations.destructiveHint ? {} : { destructiveHint: false }),
+    ...(annotations.idempotentHint ? { idempotentHint: true } : {}),
+    ...(annotations.openWorldHint ? {} : { openWorldHint: false }),
+  };
+}

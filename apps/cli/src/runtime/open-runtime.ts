@@ -21,6 +21,8 @@ export interface OpenRuntimeOptions {
   /** `--database`. */
   readonly database?: string | undefined;
   readonly approver?: Approver;
+  /** `--network`: whether commands reach the network (default allow). */
+  readonly network?: 'allow' | 'none' | undefined;
   /** Run the sandbox self-check even when a pass is remembered (`openwork doctor`). */
   readonly liveSandboxCheck?: boolean;
 }
@@ -47,6 +49,8 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRunt
       store,
       sandboxBackend,
       ...(allowSockets.length === 0 ? {} : { sandboxPolicy: { allowSockets } }),
+      ...(options.network === undefined ? {} : { network: options.network }),
+      passEnvironment: passedEnvironmentNames(options.environment),
       ...(options.approver === undefined ? {} : { approver: options.approver }),
     });
     return {
@@ -62,6 +66,14 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<OpenRunt
     await closeStore(store);
     throw error;
   }
+}
+
+/**
+ * `OPENWORK_PASS_ENV`: more variables for commands, comma- or space-separated names or `PREFIX_*`
+ * (docs/decisions/0102). Proxy and CA settings pass without it; credentials never.
+ */
+export function passedEnvironmentNames(environment: NodeJS.ProcessEnv): readonly string[] {
+  return (environment['OPENWORK_PASS_ENV'] ?? '').split(/[\s,]+/).filter((name) => name !== '');
 }
 
 /** The platform's sandbox backend; on Linux with its passed self-check remembered for an hour (start-up). */

@@ -22,6 +22,7 @@ export async function withCommandSession<T>(
   const opened = await openRuntime({
     environment: io.environment,
     database: optionValue(parsed, 'database'),
+    network: optionValue(parsed, 'network') as 'allow' | 'none' | undefined,
     approver: terminalApprover({ interactive: io.interactive, approveAll: parsed.flags.has('approve'), output: io.stderr }),
   });
   const controller = new AbortController();

@@ -20,6 +20,8 @@ export interface McpTestClientOptions {
   readonly rootsListChanged?: boolean;
   /** Arguments after `openwork mcp`; default `--workspace <the sandbox's workspace>`. */
   readonly args?: readonly string[];
+  /** The server's environment; default the sandbox's (temp HOME and OpenWork home, PATH, TMPDIR). */
+  readonly environment?: Record<string, string>;
   /** The JSON Schema validator the client checks `structuredContent` with; default the SDK's own (Ajv). */
   readonly jsonSchemaValidator?: jsonSchemaValidator;
 }
@@ -52,7 +54,7 @@ export async function connectMcpTestClient(sandbox: CliSandbox, options: McpTest
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [OPENWORK_BIN, 'mcp', ...(options.args ?? ['--workspace', sandbox.workspace])],
-    env: sandbox.environment,
+    env: options.environment ?? sandbox.environment,
     cwd: sandbox.root,
     stderr: 'pipe',
   });

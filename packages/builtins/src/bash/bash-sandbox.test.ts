@@ -410,7 +410,7 @@ describe('bash in workspace-write: git, protected names, grants', () => {
     expect(await readFile(report, 'utf8')).toBe('data\n');
   });
 
-  it("the call's network setting reaches the sandbox, and no text claims more than it", async () => {
+  it("the call's network setting reaches the sandbox; only a session without network says so (docs/decisions/0101)", async () => {
     const server = createServer((socket) => socket.end('hello from the host\n'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -422,9 +422,10 @@ describe('bash in workspace-write: git, protected names, grants', () => {
       const none = await fixture.call('bash', { command }, { policy: fixture.policy({ network: 'none' }) });
       const text = ToolResult.text(none);
       expect(text).not.toContain('hello from the host');
-      expect(text).toMatch(/\[exit 1; duration \d+ ms\]$/);
+      expect(text).toMatch(/\[exit 1; duration \d+ ms\]\n\[network: none\] /);
       expect(none.sandboxDenied).toBe(false);
-      for (const result of [allowed, none]) expect(ToolResult.text(result)).not.toMatch(/isolat|offline|no network|network (access )?(is )?(disabled|blocked|restricted)/i);
+      expect(ToolResult.text(allowed)).not.toMatch(/isolat|offline|no network|network (access )?(is )?(disabled|blocked|restricted)/i);
+      expect(text).toContain("[network: none] This session's commands have no network");
     } finally {
       server.close();
     }

@@ -331,9 +331,12 @@ describe('the shell (§7.9)', () => {
     await mkdir(tempRoot);
     const policy = fixture.policy({ tempRoots: [tempRoot] });
     const text = await fixture.text('bash', { command: 'env | sort' }, { policy });
-    const variables = text.split('\n').filter((line) => /^[A-Z_]+=/.test(line)).map((line) => line.slice(0, line.indexOf('=')));
-    // bash itself sets PWD, SHLVL and _; everything else comes from the session or the sandbox.
-    expect(variables.filter((name) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(name)).sort()).toEqual(['GOCACHE', 'HOME', 'LANG', 'PATH']);
+    const variables = text.split('\n').filter((line) => /^[A-Za-z_]+=/.test(line)).map((line) => line.slice(0, line.indexOf('=')));
+    // bash itself sets PWD, SHLVL and _; everything else comes from the session or the sandbox
+    // (GOCACHE and the package managers' caches, docs/decisions/0103).
+    expect(variables.filter((name) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(name)).sort()).toEqual(
+      ['CARGO_HOME', 'GOCACHE', 'GOMODCACHE', 'HOME', 'LANG', 'PATH', 'PIP_CACHE_DIR', 'YARN_CACHE_FOLDER', 'npm_config_cache', 'pnpm_config_cache_dir', 'pnpm_config_state_dir', 'pnpm_config_store_dir'],
+    );
     // On a name in both, the sandbox's value wins (§7.9).
     expect(text).toContain(`GOCACHE=${join(tempRoot, `openwork-go-build-${process.getuid?.() ?? 0}`)}\n`);
     expect(text).not.toContain('/session/value');

@@ -10,7 +10,7 @@ import { inspectBash } from './inspect-bash.js';
 
 const command = z
   .string()
-  .describe('The command, run as /bin/bash -c <command> in the workspace root. At most 1 MiB.')
+  .describe('The command, at most 1 MiB')
   .superRefine((value, context) => {
     if (value.trim() === '') context.addIssue({ code: 'custom', message: 'must not be empty; give the shell command to run' });
     if (value.includes('\0')) context.addIssue({ code: 'custom', message: 'contains a NUL byte, which no command line can carry; remove it' });
@@ -29,7 +29,7 @@ const inputSchema = z
     timeoutMs: z
       .number()
       .default(DEFAULT_TIMEOUT_MS)
-      .describe(`Milliseconds until the command and every process it started are killed: default ${DEFAULT_TIMEOUT_MS}, values outside 1–${MAX_TIMEOUT_MS} are clamped`),
+      .describe(`Milliseconds until the command and every process it started are killed (1–${MAX_TIMEOUT_MS}, clamped)`),
     ...backgroundInputShape,
     ...escalationInputShape,
   })
@@ -53,13 +53,16 @@ export type BashInput = ToolInput<typeof inputSchema>;
 export const bashTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
   id: 'bash',
   description:
-    'Run a shell command with /bin/bash -c in the workspace root, inside the sandbox of this session: it can read files except credentials, and write only where this session may write. Every call is a new shell (cd and variables do not carry over); stdin is empty in the foreground, so use non-interactive options. stdout and stderr come back merged; above 16 KB you see the first 2 KB and the last 14 KB, and the full output is saved to a file whose path the result gives (read or grep it). The last line is the status, e.g. [exit 1; duration 40 ms]; a non-zero exit is a normal result. timeoutMs (default 30000, at most 600000) stops the command and every process it started. workdir runs it in another folder (relative to the workspace root); description says in a few words what it does, for the person. For a server, a watcher or anything longer, set runInBackground: true: the call returns after yieldMs (default 1000, at most 30000) with what it printed so far and a task id; read more with bash_output, type into its stdin with bash_input, stop it with bash_kill (at most 8 running tasks). Add tty: true for a program that needs a terminal (a prompt, a REPL); this needs the script program (util-linux on Linux, part of macOS). Prefer read, grep, glob and list for looking at files.',
+    'Run a shell command with /bin/bash -c in the workspace root, inside the sandbox of this session: it can read files except credentials, and write only where this session may write. Every call is a new shell (cd and variables do not carry over); stdin is empty in the foreground, so use non-interactive options. stdout and stderr come back merged; above 16 KB you see the first 2 KB and the last 14 KB, and the full output is saved to a file whose path the result gives (read or grep it). The last line is the status, e.g. [exit 1; duration 40 ms]; a non-zero exit is a normal result. For a server, a watcher or anything longer, set runInBackground: true: you get what it printed within yieldMs and a task id for bash_output, bash_input and bash_kill (at most 8 running tasks). Prefer read, grep, glob and list for looking at files.',
   risk: 'process_execution',
   inputSchema,
   inspect: (input, session) => inspectBash(input.command, input, session),
   async execute(input, session, call) {
     // Loaded on the first call (docs/decisions/0002-tools-load-their-call-code-on-first-call.md): the process runner, the bubblewrap wrapping and the
     // background tasks stay unloaded in a process that never runs a command.
+    const { gateDangerousCommand } = await import('./dangerous-command-gate.js');
+    const refused = await gateDangerousCommand(input, session, call);
+    if (refused !== undefined) return refused;
     const { runBashCall } = await import('./run-bash-call.js');
     return runBashCall(input, session, call);
   },

@@ -1,7 +1,7 @@
-import { analyzeCommand } from '@openwork/sandbox';
 import { CallInspection, type CallFacts } from '@openwork/tools-contract';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 import { escalationRequest, type EscalationInput } from '../escalation/escalation-parameters.js';
+import { analyzeBashCommand } from './dangerous-command-gate.js';
 
 /**
  * §6.1 for bash: `runs(command)` with the command as the model wrote it; `danger` — the
@@ -14,11 +14,8 @@ export function inspectBash(command: string, input: EscalationInput & { readonly
   // The model's words for the person go on the approval card with the command.
   const facts: { danger?: unknown; escalation?: unknown; description?: string } = input.description === undefined ? {} : { description: input.description };
   if (session.knownSandboxAvailability()?.available !== false) {
-    const analysis = analyzeCommand(command, {
-      workspaceRoots: session.workspaceRoots,
-      homeDirectory: session.homeDirectory,
-      cwd: session.workingDirectory,
-    });
+    // The command's own HOME: what `~` and `$HOME` will be when it runs.
+    const analysis = analyzeBashCommand(command, session);
     if (analysis.dangerous) facts.danger = analysis;
   }
   const escalation = escalationRequest(input, session);

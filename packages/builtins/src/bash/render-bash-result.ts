@@ -2,6 +2,7 @@ import { formatStatusLine, type ProcessOutcome } from '@openwork/process-backend
 import { detectRunnerFailure, type SandboxPolicy } from '@openwork/sandbox';
 import { ToolExecutionError, type ToolOutput } from '@openwork/tools-contract';
 import { bashDenialMarker } from './bash-denial.js';
+import { bashNetworkNote } from './bash-network-hint.js';
 import { bashTimeoutHint, type TimeoutFacts } from './bash-timeout-hint.js';
 import { fitResultBudget } from './fit-result-budget.js';
 
@@ -38,8 +39,10 @@ export function renderBashResult(run: BashRun): ToolOutput {
   switch (outcome.status) {
     case 'exited':
       return renderExit(run, status);
-    case 'timed_out':
-      return new ToolExecutionError('timeout', fitResultBudget(outcome.output, `${status}\n${bashTimeoutHint(run.timeout)}`));
+    case 'timed_out': {
+      const network = bashNetworkNote(run.policy, { output: outcome.output, timedOut: true });
+      return new ToolExecutionError('timeout', fitResultBudget(outcome.output, `${status}\n${bashTimeoutHint(run.timeout)}${network === undefined ? '' : `\n${network}`}`));
+    }
     case 'cancelled':
       return new ToolExecutionError('cancelled', fitResultBudget(outcome.output, status));
     case 'outcome_unknown': {
@@ -69,6 +72,8 @@ function renderExit(run: BashRun, status: string): ToolOutput {
   }
   const refused = (run.refusedWrites ?? 0) > 0;
   const marker = outcome.exitCode === 0 ? undefined : bashDenialMarker(outcome.exitCode, outcome.output, run.policy, run.cwd);
-  if (marker === undefined) return refused ? { text: fitResultBudget(outcome.output, status), sandboxDenied: true } : fitResultBudget(outcome.output, status);
-  return { text: fitResultBudget(outcome.output, `${status}\n${marker}`), sandboxDenied: true };
+  const network = bashNetworkNote(run.policy, { exitCode: outcome.exitCode, output: outcome.output, timedOut: false });
+  const after = [status, ...(marker === undefined ? [] : [marker]), ...(network === undefined ? [] : [network])].join('\n');
+  if (marker === undefined) return refused ? { text: fitResultBudget(outcome.output, after), sandboxDenied: true } : fitResultBudget(outcome.output, after);
+  return { text: fitResultBudget(outcome.output, after), sandboxDenied: true };
 }

@@ -23,6 +23,7 @@ import { displayPath } from './display-path.js';
 import { chooseSpelling } from './choose-spelling.js';
 import { expandHome } from './expand-home.js';
 import { localEnvironment } from './local-environment.js';
+import type { DangerousCommandDecision } from '../bash/dangerous-command-gate.js';
 import type { PathCheck } from './path-check.js';
 
 /** Everything a `ToolSessionContext` is made of (§4). Core builds one per session. */
@@ -39,7 +40,7 @@ export interface ToolSessionContextOptions {
   readonly skillRoots?: readonly string[];
   /** The kernel sandbox of this session (its self-check decides whether escalation parameters exist). */
   readonly sandbox: SandboxBackend;
-  /** The complete environment of child processes (§4: PATH, HOME, SHELL, LANG, LC_ALL, TMPDIR for a local session). */
+  /** The complete environment of child processes (for a local session `localEnvironment`: the six of §4, proxy and CA settings, npm's non-credential configuration). */
   readonly environment: Readonly<Record<string, string>>;
   readonly filesystem: AsyncFileSystem;
   readonly processBackend: ProcessBackend;
@@ -53,6 +54,11 @@ export interface ToolSessionContextOptions {
   readonly backgroundTasks?: BackgroundTasks;
   /** Background bash: the agent role whose toolset uses this context; an explorer reaches only the background tasks it started. Default `default`. */
   readonly agentRole?: BuiltinAgent;
+  /**
+   * Who decides on a dangerous command (docs/decisions/0104): the host's approver (a function), the
+   * caller of the toolset (`'caller'`, as core does), or — absent — nobody, and bash refuses it.
+   */
+  readonly dangerousCommands?: DangerousCommandDecision;
 }
 
 /** What `ToolSessionContext.local` needs; everything else has a local default. */
@@ -62,6 +68,8 @@ export interface LocalSessionOptions extends Partial<Omit<ToolSessionContextOpti
   readonly sessionId?: string;
   /** Where defaults are read from (default `process.env`): HOME, OPENWORK_HOME and the six variables of §4. */
   readonly processEnvironment?: Readonly<Record<string, string | undefined>>;
+  /** More variables for commands besides the six and the proxy/CA settings (`localEnvironment`'s `pass`): names or `PREFIX_*`, never credentials. */
+  readonly passEnvironment?: readonly string[];
 }
 
 /**
@@ -88,6 +96,7 @@ export class ToolSessionContext {
   readonly backgroundTasks: BackgroundTasks;
   /** Background bash: whose calls these are (the tasks they start carry it; an explorer sees only its own). */
   readonly agentRole: BuiltinAgent;
+  readonly dangerousCommands: DangerousCommandDecision | undefined;
   #availability: Promise<SandboxAvailability> | undefined;
   #settledAvailability: SandboxAvailability | undefined;
   #protectionPolicy: SandboxPolicy | undefined;
@@ -109,6 +118,7 @@ export class ToolSessionContext {
     this.writeLocks = options.writeLocks ?? new WriteLocks();
     this.backgroundTasks = options.backgroundTasks ?? new BackgroundTasks();
     this.agentRole = options.agentRole ?? 'default';
+    this.dangerousCommands = options.dangerousCommands;
   }
 
   /**
@@ -137,7 +147,7 @@ export class ToolSessionContext {
       homeDirectory,
       openworkHome,
       sandbox: options.sandbox ?? selectSandboxBackend(),
-      environment: options.environment ?? localEnvironment(source),
+      environment: options.environment ?? localEnvironment(source, options.passEnvironment === undefined ? {} : { pass: options.passEnvironment }),
       filesystem: options.filesystem ?? new NodeFileSystem(),
       processBackend: options.processBackend ?? new NodeProcessBackend(),
       ...(options.workspaceRoots === undefined ? {} : { workspaceRoots: options.workspaceRoots }),
@@ -147,6 +157,7 @@ export class ToolSessionContext {
       ...(options.writeLocks === undefined ? {} : { writeLocks: options.writeLocks }),
       ...(options.backgroundTasks === undefined ? {} : { backgroundTasks: options.backgroundTasks }),
       ...(options.agentRole === undefined ? {} : { agentRole: options.agentRole }),
+      ...(options.dangerousCommands === undefined ? {} : { dangerousCommands: options.dangerousCommands }),
     });
   }
 

@@ -20,12 +20,12 @@ const editEntrySchema = z.strictObject({
  */
 export const editInputSchema = z
   .strictObject({
-    filePath: z.string().describe('Absolute path of the file, or relative to the working directory; ~ is your home directory'),
+    filePath: z.string().describe('File path: absolute, or relative to the working directory; ~ is your home'),
     oldString: z
       .string()
       .optional()
       .describe('The exact text to replace, copied from the file (without the line numbers read shows). An empty string creates a new file. Leave out when sending edits'),
-    newString: z.string().optional().describe('The replacement text, or the whole content of a new file; at most 1 MiB. Leave out when sending edits'),
+    newString: z.string().optional().describe('The replacement text (at most 1 MiB). Leave out when sending edits'),
     replaceAll: z.boolean().default(false).describe('Replace every occurrence of oldString instead of exactly one'),
     edits: z
       .array(editEntrySchema)
@@ -33,7 +33,7 @@ export const editInputSchema = z
       .max(MAX_EDIT_ENTRIES)
       .optional()
       .describe(
-        'Instead of oldString/newString: several replacements in this file, 1-64. Each oldString is matched in the file as it is now (not as earlier entries leave it), they must not overlap, and either all are applied or none',
+        'Instead of oldString/newString: 1-64 replacements in this file, none overlapping',
       ),
     ...escalationInputShape,
   })

@@ -8,7 +8,7 @@ import { listDirectory, listPage } from './list-directory.js';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from './list-limits.js';
 
 const inputSchema = z.strictObject({
-  path: z.string().default('.').describe('The directory: absolute, or relative to the working directory; ~ is your home directory'),
+  path: z.string().default('.').describe('Directory: absolute, or relative to the working directory; ~ is your home'),
   offset: z.number().int().min(0).default(0).describe('0-based index of the first entry to show, in name order'),
   limit: z.number().int().min(1).max(LIST_MAX_LIMIT).default(LIST_DEFAULT_LIMIT).describe('How many entries to show, 1–2000'),
 });

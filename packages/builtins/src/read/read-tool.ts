@@ -12,13 +12,13 @@ import { READ_MAX_LINES } from './read-limits.js';
 import { readTextFile } from './read-text-file.js';
 
 const inputSchema = z.strictObject({
-  path: z.string().describe('Absolute path of the file, or relative to the working directory; ~ is your home directory'),
+  path: z.string().describe('File path: absolute, or relative to the working directory; ~ is your home'),
   offset: z
     .number()
     .int()
     .min(0)
     .default(1)
-    .describe('1-based number of the first line (of a directory: entry) to show (0 counts as 1); use the offset a previous read told you to continue with. Ignored for images'),
+    .describe('1-based number of the first line (of a directory: entry) to show; a previous read says which offset continues'),
   limit: z.number().int().min(1).max(READ_MAX_LINES).default(READ_MAX_LINES).describe('How many lines (of a directory: entries) to show, 1–2000'),
 });
 
@@ -33,7 +33,7 @@ const inputSchema = z.strictObject({
 export const readTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
   id: 'read',
   description:
-    'Read a file or directory. A text file: numbered lines ("{line}\\t{text}"), at most 2000 lines or about 32 KB per call; lines longer than 2000 characters are cut. An image (PNG, JPEG, GIF, WebP up to 5 MiB and 8000 px a side): the image itself. A Jupyter notebook (.ipynb): its cells and outputs as numbered text, with image outputs. A directory: its entries sorted by name, directories ending with "/". When there is more, the last line of the result says which offset to continue with. Reading a file is required before write or edit may change it.',
+    'Read a file or directory. A text file: numbered lines ("{line}\\t{text}"), at most 2000 lines or about 32 KB per call; lines longer than 2000 characters are cut. An image (PNG, JPEG, GIF, WebP up to 5 MiB and 8000 px a side): the image itself. A Jupyter notebook (.ipynb): its cells and outputs as numbered text, with image outputs. A directory: its entries sorted by name, directories ending with "/". When there is more, the last line of the result says which offset to continue with.',
   risk: 'read_only',
   inputSchema,
   async execute(input, session, call) {

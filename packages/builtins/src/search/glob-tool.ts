@@ -5,7 +5,7 @@ import type { ToolSessionContext } from '../context/tool-session-context.js';
 
 const inputSchema = z.strictObject({
   pattern: z.string().min(1).describe('Glob relative to path, e.g. "**/*.rs" (any depth), "src/*.ts", "*.{js,ts}"; a leading "!" lists the files it does not match'),
-  path: z.string().default('.').describe('The directory to search: absolute, or relative to the working directory; ~ is your home directory'),
+  path: z.string().default('.').describe('Directory: absolute, or relative to the working directory; ~ is your home'),
 });
 
 /** A `glob` call's input, defaults applied. */
@@ -20,7 +20,7 @@ export type GlobInput = ToolInput<typeof inputSchema>;
 export const globTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
   id: 'glob',
   description:
-    'Find files by name with a glob pattern relative to path (e.g. "**/*.ts" for every TypeScript file at any depth, "src/*.json"). Respects .gitignore and skips hidden files; lists files only. Returns at most 100 paths, most recently modified first; when there are more, the last line gives the exact total and where the full list is saved.',
+    'Find files by name with a glob pattern relative to path. Respects .gitignore and skips hidden files; lists files only. Returns at most 100 paths, most recently modified first; when there are more, the last line gives the exact total and where the full list is saved.',
   risk: 'read_only',
   inputSchema,
   async execute(input, session, call) {

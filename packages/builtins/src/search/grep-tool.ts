@@ -5,16 +5,15 @@ import type { ToolSessionContext } from '../context/tool-session-context.js';
 
 const inputSchema = z.strictObject({
   pattern: z.string().min(1).describe('Regular expression in Rust regex syntax (RE2 family: no lookaround or backreferences), matched against each line; (?i) for case-insensitive'),
-  path: z.string().default('.').describe('The directory or file to search: absolute, or relative to the working directory; ~ is your home directory'),
+  path: z.string().default('.').describe('Directory or file: absolute, or relative to the working directory; ~ is your home'),
   glob: z
     .string()
     .min(1)
     .optional()
-    .describe('Only search files matching this glob, relative to path (e.g. "*.ts" for any depth, "src/**/*.ts", "/*.ts" only at the top); a leading "!" excludes, e.g. "!*.min.js"'),
+    .describe('Only files matching this glob, relative to path ("*.ts" at any depth, "src/**/*.ts"); a leading "!" excludes'),
   outputMode: z
     .enum(['content', 'files_with_matches', 'count'])
-    .default('content')
-    .describe('content: matching lines grouped by file; files_with_matches: file paths; count: matches per file'),
+    .default('content'),
 });
 
 /** A `grep` call's input, defaults applied. */

@@ -8,7 +8,7 @@ import { UnavailableSandboxBackend, type SandboxBackend, type SandboxPolicy, typ
 import { ToolResult, type FinalizedToolset, type ToolProgressListener } from '@openwork/tools-contract';
 import { FileObservations } from '../observations/file-observations.js';
 import { SpillDirectory } from '../spill/spill-directory.js';
-import { ToolSessionContext } from '../context/tool-session-context.js';
+import { ToolSessionContext, type ToolSessionContextOptions } from '../context/tool-session-context.js';
 import { sessionSandboxPolicy, type SessionPolicyOptions } from '../context/session-sandbox-policy.js';
 import { finalizeBuiltinToolset } from '../registry/builtin-registry.js';
 import type { BuiltinAgent } from '../registry/builtin-agent.js';
@@ -24,6 +24,8 @@ export interface FixtureOptions {
   readonly processBackend?: ProcessBackend;
   /** The session environment; default `{ PATH: '/usr/bin:/bin', HOME: <home> }`. */
   readonly environment?: Readonly<Record<string, string>>;
+  /** Who decides on dangerous commands (the context's `dangerousCommands`); default absent, as for a host without core. */
+  readonly dangerousCommands?: ToolSessionContextOptions['dangerousCommands'];
   readonly observations?: FileObservations;
   /** `false`: no spill directory. */
   readonly spill?: boolean;
@@ -90,6 +92,7 @@ export async function createFixture(options: FixtureOptions = {}): Promise<Built
     ...(options.observations === undefined ? {} : { observations: options.observations }),
     ...(options.backgroundTasks === undefined ? {} : { backgroundTasks: options.backgroundTasks }),
     agentRole: options.agent ?? 'default',
+    ...(options.dangerousCommands === undefined ? {} : { dangerousCommands: options.dangerousCommands }),
   });
   const escalation = options.escalationAvailable ?? true;
   const toolset = await finalizeBuiltinToolset(session, {

@@ -7,7 +7,7 @@ import { inspectWrite } from '../escalation/inspect-write.js';
 
 const inputSchema = z
   .strictObject({
-    path: z.string().describe('Absolute path of the file, or relative to the working directory; ~ is your home directory'),
+    path: z.string().describe('File path: absolute, or relative to the working directory; ~ is your home'),
     content: z.string().describe('The complete new content of the file, at most 1 MiB'),
     ...escalationInputShape,
   })
@@ -25,7 +25,7 @@ export type WriteInput = ToolInput<typeof inputSchema>;
 export const writeTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
   id: 'write',
   description:
-    'Create a file, or replace the whole content of an existing file, with `content` (at most 1 MiB of UTF-8 text). Missing parent directories are created. An existing file must have been read (with read) in its current state first. To change part of a file, prefer edit. Returns one summary line.',
+    'Create a file, or replace the whole content of an existing file, with `content` (at most 1 MiB of UTF-8 text). Missing parent directories are created. An existing file must have been read (with read) in its current state first. To change part of a file, prefer edit.',
   risk: 'workspace_mutation',
   inputSchema,
   inspect: (input, session) => inspectWrite(input.path, input, session),

@@ -8,7 +8,7 @@ import type { ControlContext } from './control-context.js';
 export const UPDATE_PLAN_TOOL_ID = 'update_plan';
 
 const inputSchema = z.strictObject({
-  explanation: z.string().max(MAX_PLAN_TEXT).optional().describe('Why the plan changed, in a sentence (optional)'),
+  explanation: z.string().max(MAX_PLAN_TEXT).optional().describe('Why the plan changed, in a sentence'),
   plan: z
     .array(
       z.strictObject({

@@ -16,15 +16,15 @@ const inputSchema = z.strictObject({
     .max(500)
     .optional()
     .describe('Only messages containing this text (case-insensitive), in message text, tool calls and tool results'),
-  fromSequence: z.number().int().min(1).default(1).describe('Number of the first message to look at; messages are numbered 1, 2, 3, … from the start of the conversation'),
-  toSequence: z.number().int().min(1).optional().describe('Number of the last message to look at; default the latest'),
+  fromSequence: z.number().int().min(1).default(1).describe('Number of the first message (the conversation starts at 1)'),
+  toSequence: z.number().int().min(1).optional().describe('Number of the last message; default the latest'),
   limit: z
     .number()
     .int()
     .min(1)
     .max(HISTORY_MAX_LIMIT)
     .default(HISTORY_DEFAULT_LIMIT)
-    .describe(`How many messages to show, 1–${HISTORY_MAX_LIMIT} (default ${HISTORY_DEFAULT_LIMIT})`),
+    .describe(`How many messages to show, 1–${HISTORY_MAX_LIMIT}`),
 });
 
 /** Where the tool reads the session's messages from: the session store, at call time. */
@@ -41,7 +41,7 @@ export function conversationHistoryTool(source: ConversationSource) {
   return defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
     id: CONVERSATION_HISTORY_TOOL_ID,
     description:
-      'Look back at earlier messages of this conversation, including ones no longer in your context: user and assistant text, the tool calls made and the text of their results. Filter by message numbers (fromSequence, toSequence) and by a text query; results come oldest first, at most 50 messages and about 24 KB per call, and the last line says how to continue. Long messages are cut at 2000 characters; ask for a single message (fromSequence = toSequence) to see it whole.',
+      'Look back at earlier messages of this conversation, including ones no longer in your context: user and assistant text, the tool calls made and the text of their results. Results come oldest first, at most 50 messages and about 24 KB per call, and the last line says how to continue. Long messages are cut at 2000 characters; ask for a single message (fromSequence = toSequence) to see it whole.',
     risk: 'read_only',
     inputSchema,
     async execute(input, _session, call) {

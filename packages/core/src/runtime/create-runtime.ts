@@ -36,10 +36,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     skillRoots: Object.freeze([...(options.skillRoots ?? [])]),
     sandbox: new CheckedSandboxBackend(backend, availability),
     escalationAvailable: availability.available,
-    environment: Object.freeze(options.environment ?? { ...localEnvironment(process.env), HOME: homeDirectory }),
+    environment: Object.freeze(options.environment ?? { ...localEnvironment(process.env, { pass: options.passEnvironment ?? [] }), HOME: homeDirectory }),
     filesystem: options.filesystem ?? new NodeFileSystem(),
     processBackend: options.processBackend ?? new NodeProcessBackend(),
-    policyOptions: Object.freeze({ ...options.sandboxPolicy }),
+    policyOptions: Object.freeze({ ...options.sandboxPolicy, ...(options.network === undefined ? {} : { network: options.network }) }),
     approver: options.approver,
     closeSignal: close.signal,
     checkOpen: () => {
@@ -71,6 +71,17 @@ function checkOptions(options: RuntimeOptions): void {
     throw new CoreError('invalid_argument', 'createRuntime: agentModels must be a function (role) => LanguageModel that gives child agents their model.');
   }
   checkAgentOptions(options.agents);
+  try {
+    localEnvironment({}, { pass: options.passEnvironment ?? [] });
+  } catch (error) {
+    throw new CoreError('invalid_argument', `createRuntime: passEnvironment: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (options.network !== undefined && options.network !== 'allow' && options.network !== 'none') {
+    throw new CoreError('invalid_argument', `createRuntime: network must be 'allow' or 'none', got ${JSON.stringify(options.network)}.`);
+  }
+  if (options.network !== undefined && options.sandboxPolicy?.network !== undefined && options.sandboxPolicy.network !== options.network) {
+    throw new CoreError('invalid_argument', `createRuntime: network is ${JSON.stringify(options.network)} but sandboxPolicy.network is ${JSON.stringify(options.sandboxPolicy.network)}; give one of them.`);
+  }
   if (options.homeDirectory !== undefined && (typeof options.homeDirectory !== 'string' || !options.homeDirectory.startsWith('/'))) {
     throw new CoreError('invalid_argument', `createRuntime: homeDirectory must be an absolute path, got ${JSON.stringify(options.homeDirectory)}.`);
   }

@@ -25,10 +25,23 @@ export interface RuntimeOptions {
   readonly homeDirectory?: string;
   /** Agent skill roots; hard-protected like the OpenWork home. */
   readonly skillRoots?: readonly string[];
-  /** The environment of commands. Default: PATH, SHELL, LANG, LC_ALL, TMPDIR of this process and HOME = `homeDirectory` (§4). */
+  /**
+   * The environment of commands. Default: PATH, SHELL, LANG, LC_ALL, TMPDIR of this process, HOME =
+   * `homeDirectory` (§4), and its proxy and CA settings and npm's non-credential configuration
+   * (`localEnvironment`, docs/decisions/0102), never a credential.
+   */
   readonly environment?: Readonly<Record<string, string>>;
+  /** Without `environment`: more variables of this process for commands (names or `PREFIX_*`); a credential name is refused. */
+  readonly passEnvironment?: readonly string[];
   /** Temp roots, extra writable roots, protected lists, network (`createSandboxPolicy` options). */
   readonly sandboxPolicy?: RuntimePolicyOptions;
+  /**
+   * Whether commands (bash) of every session reach the network: `'allow'` (default) as unsandboxed,
+   * `'none'` not at all (bubblewrap `--unshare-net`, Seatbelt without network rules); under `'none'` a
+   * failed lookup or connection says so in the result. The same as `sandboxPolicy.network`
+   * (docs/decisions/0101-network-switch.md).
+   */
+  readonly network?: 'allow' | 'none';
   /** Asks the user about calls that need approval, when a turn or a call brings no approver of its own. */
   readonly approver?: Approver;
   /** Default: the Node file system of `@openwork/fs-backend`. */

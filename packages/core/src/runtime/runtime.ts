@@ -100,6 +100,11 @@ export class Runtime {
     return { kind: this.#services.sandbox.kind, availability: this.#services.sandbox.availability };
   }
 
+  /** Whether commands of this runtime's sessions reach the network (`createRuntime({ network })`, default `'allow'`). */
+  get network(): 'allow' | 'none' {
+    return this.#services.policyOptions.network ?? 'allow';
+  }
+
   /** Whether the tools offer the escalation parameters (§7.5): the kernel sandbox works. */
   get escalationAvailable(): boolean {
     return this.#services.escalationAvailable;
@@ -130,6 +135,8 @@ export class Runtime {
       environment: services.environment,
       filesystem: services.filesystem,
       processBackend: services.processBackend,
+      // Core asks its approver about dangerous commands before it calls bash (prepare → needs_approval).
+      dangerousCommands: 'caller',
     });
     const toolset = buildSessionToolset({ context, role, escalationAvailable: services.escalationAvailable, history: () => Promise.resolve([]) });
     // A root session's control tools: the sub-agent tools only with a model source for children.

@@ -499,6 +499,8 @@ export class Session {
       environment: services.environment,
       filesystem: services.filesystem,
       processBackend: services.processBackend,
+      // Core asks its approver about dangerous commands before it calls bash (prepare → needs_approval).
+      dangerousCommands: 'caller',
       spill: this.#spill,
       observations: this.#observations,
       writeLocks: this.#writeLocks,

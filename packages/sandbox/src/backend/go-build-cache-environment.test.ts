@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BubblewrapBackend, createSandboxPolicy, goBuildCacheEnvironment } from '../index.js';
+import { BubblewrapBackend, createSandboxPolicy, goBuildCacheEnvironment, packageCacheVariables } from '../index.js';
 import { makeTempDirectory, requireBubblewrap, runWrapped } from '../bubblewrap/test-support/run-wrapped.js';
 
 const roots: string[] = [];
@@ -24,7 +24,7 @@ describe('goBuildCacheEnvironment (spec §7.9 GOCACHE)', () => {
     const policy = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [workspace], homeDirectory: home, tempRoots: [tmp] });
     const uid = process.getuid?.() ?? 0;
     const backend = new BubblewrapBackend();
-    expect(backend.commandEnvironment(policy)).toEqual({ GOCACHE: path.join(tmp, `openwork-go-build-${uid}`) });
+    expect(backend.commandEnvironment(policy)).toEqual({ GOCACHE: path.join(tmp, `openwork-go-build-${uid}`), ...packageCacheVariables(path.join(tmp, `openwork-cache-${uid}`)) });
     const stats = await fs.lstat(path.join(tmp, `openwork-go-build-${uid}`));
     expect(stats.isDirectory() && (stats.mode & 0o777) === 0o700).toBe(true);
     // The default cache under home is not writable there; the one named by GOCACHE is.

@@ -240,4 +240,16 @@ describe('formatDenialMarker', () => {
     );
     expect(onlyProtected).not.toContain('sandboxPermissions');
   });
+
+  it("npm's ENOENT for a folder it may not make counts only for a path the policy denies", () => {
+    const output = "npm error code ENOENT\nnpm error syscall mkdir\nnpm error path /home/u/.npm/_cacache\nnpm error errno -2\nnpm error enoent ENOENT: no such file or directory, mkdir '/home/u/.npm/_cacache'\n";
+    const denied = detectSandboxDenial({ exitCode: 254, output, isPathDenied: (path, access) => path.startsWith('/home/u/') && access === 'write' });
+    expect(denied?.paths).toEqual([{ path: '/home/u/.npm/_cacache', access: 'write' }]);
+    expect(denied?.lines).toEqual(["npm error enoent ENOENT: no such file or directory, mkdir '/home/u/.npm/_cacache'"]);
+    // An allowed path, or no policy to ask: a missing folder is only that.
+    expect(detectSandboxDenial({ exitCode: 254, output, isPathDenied: () => false })).toBeUndefined();
+    expect(detectSandboxDenial({ exitCode: 254, output })).toBeUndefined();
+    // Reading a missing file is never a denial, even where writing is denied.
+    expect(detectSandboxDenial({ exitCode: 1, output: "Error: ENOENT: no such file or directory, open '/home/u/.config/app.json'\n", isPathDenied: () => true })).toBeUndefined();
+  });
 });

@@ -42,7 +42,7 @@ const readWords = /cannot open directory|cannot access|cannot read|for reading|o
 interface LineShape {
   readonly expression: RegExp;
   /** Paths and whether the line says read-only file system. */
-  readonly read: (match: RegExpExecArray) => { paths: string[]; program?: string; readOnly: boolean; pathless?: boolean; busy?: boolean };
+  readonly read: (match: RegExpExecArray) => { paths: string[]; program?: string; readOnly: boolean; pathless?: boolean; busy?: boolean; policyOnly?: boolean };
 }
 
 // The shapes real tools print for EPERM / EACCES / EROFS (§3.5): never the bare words alone.
@@ -56,6 +56,13 @@ const lineShapes: readonly LineShape[] = [
       readOnly: match[1] === 'EROFS',
       busy: match[1] === 'EBUSY',
     }),
+  },
+  {
+    // Node.js creating a folder where the sandbox shows the parent as missing (npm's cache under a
+    // home it may not write): ENOENT: no such file or directory, mkdir '/home/u/.npm/_cacache'.
+    // ENOENT is everyday, so it counts only for a path the policy denies (like EBUSY).
+    expression: /\bENOENT: no such file or directory, (mkdir) '([^']*)'/,
+    read: (match) => ({ paths: [match[2] ?? ''].filter((path) => path !== ''), program: 'mkdir', readOnly: false, policyOnly: true }),
   },
   {
     // Python: OSError: [Errno 30] Read-only file system: '/ws/x'
@@ -115,7 +122,7 @@ export function detectSandboxDenial(query: SandboxDenialQuery): SandboxDenial | 
     if (line === '' || line.length > 4096) continue;
     const entry = readLine(line);
     if (entry === undefined) continue;
-    // EBUSY is everyday (a busy mount, a locked file): a denial only on a path the policy denies.
+    // EBUSY and ENOENT are everyday (a busy mount, a locked file, a missing folder): a denial only on a path the policy denies.
     if (entry.busy && query.isPathDenied === undefined) continue;
     const access = entry.access;
     const denied = query.isPathDenied === undefined
@@ -134,6 +141,7 @@ export function detectSandboxDenial(query: SandboxDenialQuery): SandboxDenial | 
 }
 
 function readLine(line: string): { paths: string[]; access: PathAccess; readOnly: boolean; busy: boolean } | undefined {
+  // busy: counts only for paths the policy denies (EBUSY, and ENOENT of a folder being made).
   for (const shape of lineShapes) {
     const match = shape.expression.exec(line);
     if (match === null) continue;
@@ -141,7 +149,7 @@ function readLine(line: string): { paths: string[]; access: PathAccess; readOnly
     const paths = read.paths.map((path) => path.trim()).filter((path) => path !== '');
     // Without a path, only EROFS (or a runtime's errno form) is specific enough to trust.
     if (paths.length === 0 && !read.readOnly && read.pathless !== true) continue;
-    const busy = read.busy === true;
+    const busy = read.busy === true || read.policyOnly === true;
     return { paths, access: busy ? 'write' : inferAccess(line, read.program, read.readOnly), readOnly: read.readOnly, busy };
   }
   return undefined;

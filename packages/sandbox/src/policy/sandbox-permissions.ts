@@ -12,12 +12,12 @@ export const sandboxPermissionsInputSchema = z
   .strictObject({
     paths: z.array(pathGrantInputSchema).min(1).max(16),
   })
-  .describe('Extra paths this one call needs beyond the sandbox policy; the user is asked to approve');
+  .describe('Extra paths this call needs beyond the sandbox policy; the user approves');
 
 /** `justification`: shown to the user; must be non-empty when `sandboxPermissions` is present. */
 export const justificationInputSchema = z
   .string()
-  .describe('One sentence, shown to the user, explaining why this call needs the extra paths');
+  .describe('Why this call needs the extra paths, one sentence for the user');
 
 export type SandboxPermissionsInput = z.infer<typeof sandboxPermissionsInputSchema>;
 

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
 import type { SandboxAvailability, SandboxBackend, SandboxCommand, WrappedCommand } from '../backend/sandbox-backend.js';
 import { goBuildCacheEnvironment } from '../backend/go-build-cache-environment.js';
+import { packageCacheEnvironment } from '../backend/package-cache-environment.js';
 import { defaultDeviceFiles } from '../policy/default-protected-paths.js';
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
 import { SandboxConfigurationError } from '../policy/sandbox-error.js';
@@ -103,8 +104,8 @@ export class SeatbeltBackend implements SandboxBackend {
     return { argv, release: async () => {} };
   }
 
-  /** §7.9: `GOCACHE` in a temp root, since the cache under home is not writable here (`goBuildCacheEnvironment`). */
+  /** §7.9: `GOCACHE` and the package managers' caches in a temp root, since the caches under home are not writable here (`goBuildCacheEnvironment`, `packageCacheEnvironment`). */
   commandEnvironment(policy: SandboxPolicy): Readonly<Record<string, string>> {
-    return goBuildCacheEnvironment(policy);
+    return { ...goBuildCacheEnvironment(policy), ...packageCacheEnvironment(policy) };
   }
 }

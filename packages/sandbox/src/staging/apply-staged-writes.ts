@@ -140,12 +140,28 @@ function countBelow(folder: HostDirectory): number {
  */
 export function applyStagedWrites(policy: SandboxPolicy, roots: readonly StagedRoot[], options: ApplyStagedWritesOptions = {}): StagedApplyReport {
   const judge: StagedWriteJudge = options.judge ?? ((path, operation, staged, type) => judgeStagedWrite(policy, path, operation, staged, type));
-  const run = new StagedApply(judge, options);
+  const run = new StagedApply(judge, options, scratchTest(policy));
   // One pass: each folder's repository (its hooks folders) is read once, however many paths it holds.
   withRepositoryScan(() => {
     for (const root of roots) run.applyRoot(root);
   });
   return run.report();
+}
+
+/**
+ * Whether a host path is scratch (docs/decisions/0103): below a temp root, and not below a more
+ * specific workspace or extra writable root (a workspace inside `/tmp` stays a workspace; a temp
+ * folder inside the workspace stays scratch). Scratch changes are judged and applied like any
+ * other, and left out of the report's list and counts.
+ */
+export function scratchTest(policy: SandboxPolicy): (path: string) => boolean {
+  const below = (path: string, root: string) => root === '/' || path === root || path.startsWith(`${root}/`);
+  const roots = [
+    ...policy.tempRoots.map((root) => ({ root, scratch: true })),
+    ...[...policy.workspaceRoots, ...policy.extraWritableRoots].map((root) => ({ root, scratch: false })),
+  ].sort((a, b) => b.root.length - a.root.length);
+  if (policy.tempRoots.length === 0) return () => false;
+  return (path) => roots.find(({ root }) => below(path, root))?.scratch === true;
 }
 
 class StagedApply {
@@ -165,8 +181,12 @@ class StagedApply {
   /** `copy` passes: the staging folder of the root being applied, where files are copied to be judged. */
   #scratch: HostDirectory | undefined;
 
-  constructor(judge: StagedWriteJudge, options: ApplyStagedWritesOptions) {
+  readonly #isScratch: (path: string) => boolean;
+  #scratchChanges = 0;
+
+  constructor(judge: StagedWriteJudge, options: ApplyStagedWritesOptions, isScratch: (path: string) => boolean = () => false) {
     this.#judge = judge;
+    this.#isScratch = isScratch;
     this.#opaqueFolders = options.opaqueFolders ?? (() => new Set());
     this.#maxRecorded = options.maxRecordedChanges ?? 1000;
     this.#maxFileBytes = options.maxRecordedFileBytes ?? MIB;
@@ -185,7 +205,7 @@ class StagedApply {
 
   report(): StagedApplyReport {
     const total = this.#counts.created + this.#counts.modified + this.#counts.deleted;
-    return { changes: this.#changes, refused: this.#refused, skipped: this.#skipped, counts: { ...this.#counts }, complete: total <= this.#changes.length };
+    return { changes: this.#changes, refused: this.#refused, skipped: this.#skipped, counts: { ...this.#counts }, complete: total <= this.#changes.length, scratchChanges: this.#scratchChanges };
   }
 
   applyRoot(root: StagedRoot): void {
@@ -243,6 +263,11 @@ class StagedApply {
   }
 
   #record(change: StagedChange): void {
+    // Below a temp root: applied (and judged) like any change, but not a file change of the call.
+    if (this.#isScratch(change.path)) {
+      this.#scratchChanges += 1;
+      return;
+    }
     this.#counts[change.kind] += 1;
     if (this.#recording()) this.#changes.push(change);
   }

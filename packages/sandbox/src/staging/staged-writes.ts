@@ -61,4 +61,10 @@ export interface StagedApplyReport {
   readonly counts: { readonly created: number; readonly modified: number; readonly deleted: number };
   /** False when more changes were applied than listed (`changes` is then the first ones). */
   readonly complete: boolean;
+  /**
+   * Changes applied below a temp root (and not below a more specific workspace or writable root):
+   * judged and applied like the rest, but neither listed nor in `counts` — scratch, not file
+   * changes (docs/decisions/0103).
+   */
+  readonly scratchChanges?: number;
 }

@@ -6,11 +6,11 @@ export const backgroundInputShape = {
   runInBackground: z
     .boolean()
     .default(false)
-    .describe('Run the command as a background task (a server, a watcher, a long build): the call returns after yieldMs with a task id; read it with bash_output, stop it with bash_kill'),
+    .describe('Run as a background task (a server, a watcher, a long build)'),
   yieldMs: z
     .number()
     .default(DEFAULT_YIELD_MS)
-    .describe(`With runInBackground: milliseconds to wait for the first output before returning (default ${DEFAULT_YIELD_MS}, 0–${MAX_WAIT_MS}, clamped)`),
+    .describe(`With runInBackground: milliseconds to wait for output before returning (0–${MAX_WAIT_MS}, clamped)`),
   description: z
     .string()
     .trim()
@@ -21,10 +21,10 @@ export const backgroundInputShape = {
   tty: z
     .boolean()
     .default(false)
-    .describe('With runInBackground: run on a pseudo-terminal (for prompts, REPLs, isatty checks, colour); its output is cleaned of terminal control sequences. Type into it with bash_input'),
+    .describe('With runInBackground: run on a pseudo-terminal (prompts, REPLs, isatty checks; needs the script program); output is cleaned of control sequences'),
   workdir: z
     .string()
     .min(1, 'must not be empty; leave it out to run in the workspace root')
     .optional()
-    .describe('The folder to run in, relative to the workspace root (default: the workspace root)'),
+    .describe('The folder to run in, relative to the workspace root'),
 } as const;

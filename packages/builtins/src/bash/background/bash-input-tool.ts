@@ -1,4 +1,5 @@
-import { analyzeCommand, type SandboxPolicy } from '@openwork/sandbox';
+import type { SandboxPolicy } from '@openwork/sandbox';
+import { analyzeBashCommand } from '../dangerous-command-gate.js';
 import { CallInspection, defineTool, ToolExecutionError, type CallFacts } from '@openwork/tools-contract';
 import * as z from 'zod';
 import type { ToolSessionContext } from '../../context/tool-session-context.js';
@@ -13,7 +14,7 @@ const inputSchema = z.strictObject({
   taskId: taskIdSchema,
   input: z
     .string()
-    .describe('The text to type, exactly as given: end a line with \\n to press Enter. On a tty task \\u0003 is Ctrl-C and \\u0004 Ctrl-D. At most 64 KiB.')
+    .describe('The text to type, as is (end a line with \\n), at most 64 KiB')
     .superRefine((value, context) => {
       if (value === '') context.addIssue({ code: 'custom', message: 'must not be empty; give the text to type (end it with \\n to press Enter), or use bash_output to read the task' });
       const bytes = Buffer.byteLength(value, 'utf8');
@@ -32,7 +33,7 @@ const inputSchema = z.strictObject({
  */
 export const bashInputTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
   id: 'bash_input',
-  description: `Type text into a running background task (started with bash and runInBackground: true): answer a prompt, drive a REPL or a shell. The text is sent as is, so end a line with \\n. Start the task with tty: true for programs that need a terminal (prompts of read -p, python3 -i, isatty checks); then \\u0003 is Ctrl-C and \\u0004 Ctrl-D. Returns what the task printed in answer (it waits until the output pauses, at most ${ANSWER_WAIT_MS / 1000} s; read more with bash_output). At most 64 KiB per call.`,
+  description: `Type text into a running background task: answer a prompt, drive a REPL or a shell. The text is sent as is, so end a line with \\n. Start the task with tty: true for programs that need a terminal; then \\u0003 is Ctrl-C and \\u0004 Ctrl-D. Returns what the task printed in answer (it waits until the output pauses, at most ${ANSWER_WAIT_MS / 1000} s; read more with bash_output).`,
   risk: 'process_execution',
   inputSchema,
   inspect: (input, session) => inspectInput(input.taskId, input.input, session),
@@ -44,6 +45,12 @@ export const bashInputTool = defineTool<typeof inputSchema, ToolSessionContext, 
       return new ToolExecutionError('invalid_arguments', `Nothing was typed into task ${input.taskId}: ${status}. Start the command again with bash and runInBackground: true to type into it.`);
     }
     const task = found.task;
+    // A line for a shell is a command: a dangerous one is the host's approver's, or refused (docs/decisions/0104).
+    if (isShellTask(task.command)) {
+      const { gateDangerousCommand } = await import('../dangerous-command-gate.js');
+      const refused = await gateDangerousCommand({ command: input.input, toolId: 'bash_input', cwd: task.cwd, description: `input for background task ${task.id}` }, session, call);
+      if (refused !== undefined) return refused;
+    }
     const written = task.stdin.write(input.input);
     if (written.kind === 'closed') {
       return new ToolExecutionError('execution_failed', `Nothing was typed into task ${task.id}: its input is closed (the program closed its stdin or is ending). ${taskStatusLine(task)}`);
@@ -71,7 +78,7 @@ function inspectInput(taskId: string, text: string, session: ToolSessionContext)
   };
   // Text for a shell (or a task this session cannot see: when in doubt, check) is a command.
   if (session.knownSandboxAvailability()?.available !== false && (task === undefined || isShellTask(task.command))) {
-    const analysis = analyzeCommand(text, { workspaceRoots: session.workspaceRoots, homeDirectory: session.homeDirectory, cwd: task?.cwd ?? session.workingDirectory });
+    const analysis = analyzeBashCommand(text, session, task?.cwd ?? session.workingDirectory);
     if (analysis.dangerous) facts.danger = analysis;
   }
   return CallInspection.runs(text, facts as CallFacts);

@@ -17,7 +17,7 @@ const inputSchema = z.strictObject({ taskId: taskIdSchema });
  */
 export const bashKillTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
   id: 'bash_kill',
-  description: 'Stop a background task (started with bash and runInBackground: true) and every process it started. Returns what it printed since the last read and its final state.',
+  description: 'Stop a background task and every process it started. Returns what it printed since the last read and its final state.',
   risk: 'process_execution',
   inputSchema,
   async execute(input, session) {

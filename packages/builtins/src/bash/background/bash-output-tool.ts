@@ -13,7 +13,7 @@ const inputSchema = z.strictObject({
   waitMs: z
     .number()
     .default(0)
-    .describe(`Wait up to this many milliseconds for new output or the end of the task (default 0, at most ${MAX_WAIT_MS})`),
+    .describe(`Milliseconds to wait for new output or the end (at most ${MAX_WAIT_MS})`),
 });
 
 /**
@@ -24,7 +24,7 @@ const inputSchema = z.strictObject({
  */
 export const bashOutputTool = defineTool<typeof inputSchema, ToolSessionContext, SandboxPolicy>({
   id: 'bash_output',
-  description: `Read what a background task (started with bash and runInBackground: true) printed since the last read, with its state (running, exited, killed, failed) and exit code. Above 16 KB of new output you see the first 2 KB and the last 14 KB; the whole output is in the task's file. waitMs (default 0, at most ${MAX_WAIT_MS}) waits for new output or the end. Without taskId, lists this session's tasks (also those of an earlier openwork process, with how they ended).`,
+  description: `Read what a background task printed since the last read, with its state (running, exited, killed, failed) and exit code. Above 16 KB of new output you see the first 2 KB and the last 14 KB; the whole output is in the task's file. Without taskId, lists this session's tasks (also those of an earlier openwork process, with how they ended).`,
   risk: 'read_only',
   inputSchema,
   async execute(input, session, call) {
