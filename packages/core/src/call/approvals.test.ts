@@ -136,7 +136,10 @@ describe('approvals (architecture §3.3, §4)', () => {
     const input = 'touch typed.txt && git reset --hard\n';
     const refused = await session.callTool('bash_input', { taskId, input }, { approver });
     expect(cards[0]).toMatchObject({ toolId: 'bash_input', reasons: ['danger'], command: input, description: `input for background task ${taskId} (a shell)` });
-    expect(renderApprovalCard(cards[0] as ApprovalCard).split('\n').slice(1, 3)).toEqual([`  description: input for background task ${taskId} (a shell)`, '  command: touch typed.txt && git reset --hard\\n']);
+    // The danger first (a client may show only three lines), then what is typed, then where.
+    const lines = renderApprovalCard(cards[0] as ApprovalCard).split('\n');
+    expect(lines[1]).toMatch(/^  danger: /);
+    expect(lines.slice(-2)).toEqual(['  command: touch typed.txt && git reset --hard\\n', `  description: input for background task ${taskId} (a shell)`]);
     expect(refused.result.status).toBe('denied');
     // The shell never got the refused line: asked afterwards, it has no typed.txt.
     let seen = ToolResult.text((await session.callTool('bash_input', { taskId, input: 'ls typed.txt; echo checked-$((6*7))\n' })).result);
