@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { CommandAnalysisContext, CommandFinding } from './command-analysis.js';
 import { checkFind, checkRemove, findExecutedCommands } from './check-recursive-delete.js';
 import { checkGitCommand } from './check-git-command.js';
+import { checkHistoryMove, checkHistoryRemoval, checkInterpreterHistoryRemoval } from './check-history-removal.js';
 import { checkInfrastructureCommand } from './check-infrastructure-command.js';
 import { checkSystemCommand, isDeviceTarget } from './check-system-command.js';
 import { describeInterpreterInvocation } from './interpreter-invocation.js';
@@ -258,12 +259,29 @@ export class CommandAnalyzer {
           if (at > 0) this.#analyzeNested({ ...word, script: word.script.slice(at + 1) }, state);
         }
         break;
+      case 'mv':
+      case 'rename':
+        matches.push(...checkSystemCommand(program, rest, context), ...checkHistoryMove(program, rest, context));
+        break;
+      case 'unlink':
+      case 'shred':
+      case 'srm':
+      case 'trash':
+      case 'trash-put':
+      case 'rimraf':
+        // Other removers (§3.6, judged by effect): a `.git` history target goes as with `rm -r`.
+        matches.push(...checkHistoryRemoval(program, rest.filter((word) => word.value === undefined || !word.value.startsWith('-')), true, context));
+        break;
       default:
         matches.push(...checkSystemCommand(program, rest, context), ...checkInfrastructureCommand(program, rest));
     }
     const interpreter = describeInterpreterInvocation(program, rest);
     if (interpreter !== undefined) {
       const { codeWord } = interpreter;
+      // `python3 -c 'shutil.rmtree(".git/objects")'`: code that removes or moves and names history.
+      if (interpreter.language === 'other' && interpreter.commandString === undefined && codeWord !== undefined && codeWord.value !== undefined && isInlineCode(rest, codeWord)) {
+        matches.push(...checkInterpreterHistoryRemoval(program, codeWord.value, context));
+      }
       if (codeWord !== undefined && (this.#fetchesRemoteCode(codeWord.substitutions, state) || (interpreter.commandString === undefined && this.#isDownloaded(codeWord, state)))) {
         matches.push(remoteScript(program));
       }
@@ -351,6 +369,10 @@ export class CommandAnalyzer {
       if (program === undefined) continue;
       if (previouslyFound !== undefined && program === 'rm' && programName(words[0]) === 'xargs') {
         this.#checkPipedRemoval(previouslyFound, [programWord as ResolvedWord, ...rest], shellNodeText(pipeline, state.source), state);
+      }
+      // `echo .git | xargs rm -rf`: xargs runs its command with the words the previous stage printed.
+      if (previouslyPrinted !== undefined && programName(words[0]) === 'xargs') {
+        for (const command of xargsCommands(words, [programWord as ResolvedWord, ...rest], previouslyPrinted)) this.#analyzeWords(command, shellNodeText(pipeline, state.source), state);
       }
       if (program === 'find') found = rest;
       const interpreter = describeInterpreterInvocation(program, rest);
@@ -467,6 +489,39 @@ function remoteScript(interpreter: string): RuleMatch {
 }
 
 /** What `echo`/`printf` with static arguments print (only `%s` and `\\n` of printf are interpreted). */
+/**
+ * The commands `xargs` runs for `printed` on its input: with `-I R`/`-i`/`--replace`, one per
+ * input line with `R` replaced; otherwise one with the blank-separated input words appended. At
+ * most 32 input items are followed.
+ */
+function xargsCommands(xargsWords: readonly ResolvedWord[], command: readonly ResolvedWord[], printed: string): ResolvedWord[][] {
+  const literal = (value: string): ResolvedWord => ({ value, pattern: value, script: value, substitutions: [] });
+  let replace: string | undefined;
+  for (let index = 1; index < xargsWords.length; index += 1) {
+    const text = xargsWords[index]?.value;
+    if (text === undefined || xargsWords[index] === command[0]) break;
+    if (text === '-I') replace = xargsWords[index + 1]?.value;
+    else if (text.startsWith('-I')) replace = text.slice(2);
+    else if (text === '-i' || text === '--replace') replace = '{}';
+    else if (text.startsWith('-i') || text.startsWith('--replace=')) replace = text.slice(text.startsWith('-i') ? 2 : '--replace='.length);
+  }
+  if (replace === undefined || replace === '') return [[...command, ...printed.split(/\s+/).filter((item) => item !== '').slice(0, 32).map(literal)]];
+  const token = replace;
+  return printed
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .slice(0, 32)
+    .map((line) => command.map((word) => (word.value?.includes(token) === true ? literal(word.value.replaceAll(token, line)) : word)));
+}
+
+/** Whether `codeWord` is code given on the command line (`-c`, `-e`, `--eval`), not a script file's name. */
+function isInlineCode(argumentsAfterProgram: readonly ResolvedWord[], codeWord: ResolvedWord): boolean {
+  const at = argumentsAfterProgram.indexOf(codeWord);
+  const before = at > 0 ? argumentsAfterProgram[at - 1]?.value : undefined;
+  return before !== undefined && /^(?:-[A-Za-z]*[ceEpr]|--eval|--print)$/.test(before);
+}
+
 function printedText(program: string, words: readonly ResolvedWord[]): string | undefined {
   const values = words.map((word) => word.value);
   if (!values.every((value): value is string => value !== undefined)) return undefined;
