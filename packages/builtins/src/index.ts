@@ -90,4 +90,4 @@ export { builtinTools, type BuiltinTool } from './registry/builtin-tools.js';
 export { BUILTIN_AGENT_TOOLS, type BuiltinAgent } from './registry/builtin-agent.js';
 export { builtinRegistry, builtinToolsetConfig, finalizeBuiltinToolset } from './registry/builtin-registry.js';
 export type { FinalizeBuiltinToolsetOptions } from './registry/builtin-registry.js';
-
+export { searchEngineStatus } from './search/load-re2.js';

@@ -19,8 +19,8 @@ export interface TerminalApproverOptions {
    * starts in column 1 (docs/decisions/0090-terminal-output-is-shown-not-obeyed.md).
    */
   readonly beforeCard?: () => void;
-  /** Called once the person answered (or could not). */
-  readonly afterCard?: () => void;
+  /** Called once the person answered (`true`: allowed), or could not be asked (`undefined`). */
+  readonly afterCard?: (approved: boolean | undefined) => void;
 }
 
 /** Resets colours and attributes (SGR 0), so nothing written earlier can hide or recolour the card. */
@@ -45,11 +45,11 @@ export function terminalApprover(options: TerminalApproverOptions): Approver {
     if (!options.interactive) return { approved: false, reason: NO_TERMINAL_REFUSAL };
     options.beforeCard?.();
     options.output.write(`${RESET_ATTRIBUTES}${renderApprovalCard(card)}\nAllow this call? [y/N] `);
-    const answer = await askTerminal(options.terminalPath ?? '/dev/tty', context.signal)
-      .catch(() => undefined)
-      .finally(() => options.afterCard?.());
-    if (answer === undefined) return { approved: false, reason: NO_TERMINAL_REFUSAL };
-    return /^\s*y(es)?\s*$/i.test(answer) ? true : { approved: false, reason: 'The user refused this call.' };
+    const answer = await askTerminal(options.terminalPath ?? '/dev/tty', context.signal).catch(() => undefined);
+    const approved = answer === undefined ? undefined : /^\s*y(es)?\s*$/i.test(answer);
+    options.afterCard?.(approved);
+    if (approved === undefined) return { approved: false, reason: NO_TERMINAL_REFUSAL };
+    return approved ? true : { approved: false, reason: 'The user refused this call.' };
   };
 }
 

@@ -38,6 +38,7 @@ export const callCommand: CommandSpec = {
     // gutter; openwork's own lines (the status line, change notes, approval cards) never do.
     const screen = io.interactive ? new GutteredTerminal(io.stderr, columns) : undefined;
     const running = screen === undefined ? undefined : new RunningIndicator(io.stderr, screen);
+    let refusedAtPrompt = false;
     return withCommandSession(
       'call',
       parsed,
@@ -68,10 +69,17 @@ export const callCommand: CommandSpec = {
         else await saveObservations(io.environment, session);
         const text = resultText(result);
         if (parsed.flags.has('json')) io.stdout.write(jsonLine(result));
-        else {
+        else if (refusedAtPrompt && result.status === 'denied') {
+          // The result's text is for a model ("Do not repeat the same call …"); the person who
+          // answered "n" is told what happened (docs/decisions/0093).
+          io.stdout.write('Not run: you refused it at the prompt; nothing was changed.\n');
+        } else {
           const remainder = shown.remainderOf(text);
           screen?.endLine();
-          if (remainder !== text) io.stdout.write(`${visibleText(remainder)}\n`);
+          // A foreground bash call that streamed nothing printed nothing: its text is only the
+          // status line and the notes after it, which are ours.
+          const silentBash = screen !== undefined && shown.empty && tool === 'bash' && (input as { runInBackground?: unknown }).runInBackground !== true && STATUS_LINE.test(text);
+          if (remainder !== text || silentBash) io.stdout.write(`${visibleText(remainder)}\n`);
           else if (stdoutTerminal) {
             const resultScreen = new GutteredTerminal(io.stdout, (io.stdout as { columns?: number }).columns ?? columns);
             resultScreen.output(text);
@@ -87,11 +95,17 @@ export const callCommand: CommandSpec = {
           running?.pause();
           screen?.endLine();
         },
-        afterCard: () => running?.start(),
+        afterCard: (approved) => {
+          if (approved === false) refusedAtPrompt = true;
+          running?.start();
+        },
       },
     );
   },
 };
+
+/** The first line of a bash result with no output: `[exit 0; duration 9 ms]`, `[timed out after …; duration …]`. */
+const STATUS_LINE = /^\[[^\n\]]*duration \d+ ms\](?:\n|$)/;
 
 /**
  * "running… N s" on its own line while a call shows nothing (a silent `sleep 5` was a blank
@@ -158,9 +172,16 @@ class RunningIndicator {
 class ShownOutput {
   static readonly #KEPT = 4096;
   #tail = '';
+  #empty = true;
 
   add(chunk: string): void {
     this.#tail = (this.#tail + chunk).slice(-ShownOutput.#KEPT);
+    if (chunk !== '') this.#empty = false;
+  }
+
+  /** Nothing was streamed. */
+  get empty(): boolean {
+    return this.#empty;
   }
 
   remainderOf(text: string): string {

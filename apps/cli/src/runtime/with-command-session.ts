@@ -16,7 +16,7 @@ export async function withCommandSession<T>(
   parsed: ParsedArguments,
   io: CommandIo,
   use: (session: Session, signal: AbortSignal, stored: { readonly discard: () => Promise<void> }) => Promise<T>,
-  terminal: { readonly beforeCard?: () => void; readonly afterCard?: () => void } = {},
+  terminal: { readonly beforeCard?: () => void; readonly afterCard?: (approved: boolean | undefined) => void } = {},
 ): Promise<T> {
   // Before anything opens: a refused root (`/`) changes nothing, not even the store.
   if (optionValue(parsed, 'session') === undefined) workspaceRootsOption(parsed);
