@@ -1,4 +1,7 @@
-import xterm from '@xterm/headless';
+import { createRequire } from 'node:module';
+
+// The package is CommonJS with typings for its named exports only.
+const { Terminal } = createRequire(import.meta.url)('@xterm/headless') as typeof import('@xterm/headless');
 
 /** What a terminal did with the bytes written to it: its screen and the requests it obeyed. */
 export interface XtermScreen {
@@ -19,7 +22,7 @@ export interface XtermScreen {
  * like the pseudo-terminal of `run-on-terminal.py`, and reports what a person would see.
  */
 export async function xtermScreen(bytes: string, columns = 80): Promise<XtermScreen> {
-  const terminal = new xterm.Terminal({ cols: columns, rows: 50, scrollback: 5000, allowProposedApi: true });
+  const terminal = new Terminal({ cols: columns, rows: 50, scrollback: 5000, allowProposedApi: true });
   const titles: string[] = [];
   const clipboard: string[] = [];
   let cursorMovedUp = false;
