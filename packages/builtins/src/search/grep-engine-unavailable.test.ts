@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import Module from 'node:module';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ToolResult } from '@openwork/tools-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { createFixture, type BuiltinsFixture } from '../test-support/builtins-fi
 // made to fail the way an ABI mismatch does, through Node's own module loader.
 
 type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
-const loader = Module as unknown as { _load: Load };
+const loader = createRequire(import.meta.url)('node:module') as { _load: Load };
 const realLoad = loader._load;
 
 let fixture: BuiltinsFixture;
