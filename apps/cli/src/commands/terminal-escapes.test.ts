@@ -84,4 +84,15 @@ describe('a terminal shows what a command, a file or the model wrote, and obeys 
     expect(screen.lines).toContain('│   command: cat README.md');
     await expect(access(target)).rejects.toThrow();
   });
+
+  it('JSON output (--json, session) carries C1, bidirectional and invisible characters as \\u escapes: the same value, nothing a terminal acts on', async () => {
+    const content = 'a\u009b2J\u202eb\u200bc\u0085d\n';
+    await writeFile(join(sandbox.workspace, 'hidden.txt'), content);
+    const run = await runOnTerminal(['sh', '-c', `${openwork('call', 'read', JSON.stringify({ path: 'hidden.txt' }), '--json')} | cat`], { environment: sandbox.environment, cwd: sandbox.workspace });
+    const line = run.output.split('\r\n').find((candidate) => candidate.startsWith('{')) ?? '';
+    expect(line).toContain('a\\u009b2J\\u202eb\\u200bc\\u0085d');
+    expect(line).not.toMatch(/[\u0080-\u009f\u202e\u200b]/);
+    const parsed = JSON.parse(line) as { content: { text: string }[] };
+    expect(parsed.content[0]?.text).toContain('a\u009b2J\u202eb\u200bc\u0085d');
+  });
 });
