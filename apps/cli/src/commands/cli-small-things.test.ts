@@ -42,6 +42,15 @@ describe('a reader that goes away', () => {
       }
     }
   });
+
+  it('on a terminal too: openwork tools | head -4 shows four lines and no trace', async () => {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const { lines } = await onTerminal(`bash -c ${quote(`${openwork('tools')} | head -4; echo "status \${PIPESTATUS[0]}"`)}`);
+      expect(lines[0]).toBe('read (read_only)');
+      expect(lines.at(-1)).toBe('status 0');
+      expect(lines.join('\n')).not.toMatch(/EPIPE|Error|node:events/);
+    }
+  });
 });
 
 describe('what openwork says', () => {
