@@ -79,12 +79,14 @@ export const callCommand: CommandSpec = {
           // A foreground bash call that streamed nothing printed nothing: its text is only the
           // status line and the notes after it, which are ours.
           const silentBash = screen !== undefined && shown.empty && tool === 'bash' && (input as { runInBackground?: unknown }).runInBackground !== true && STATUS_LINE.test(text);
-          if (remainder !== text || silentBash) io.stdout.write(`${visibleText(remainder)}\n`);
-          else if (stdoutTerminal) {
+          // Only on the terminal the output streamed to: a file or pipe gets the whole text.
+          if (!stdoutTerminal) io.stdout.write(`${visibleText(text)}\n`);
+          else if (remainder !== text || silentBash) io.stdout.write(`${visibleText(remainder)}\n`);
+          else {
             const resultScreen = new GutteredTerminal(io.stdout, (io.stdout as { columns?: number }).columns ?? columns);
             resultScreen.output(text);
             resultScreen.endLine();
-          } else io.stdout.write(`${visibleText(text)}\n`);
+          }
         }
         for (const note of changeNotes(result, session.id)) io.stderr.write(`${visibleText(note)}\n`);
         if (!(unknownTool && optionValue(parsed, 'session') === undefined)) io.stderr.write(`session ${session.id} (continue it with --session ${session.id})\n`);

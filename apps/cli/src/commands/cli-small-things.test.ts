@@ -130,4 +130,11 @@ describe('approvals a person answers', () => {
     expect(silent.lines.join('\n')).not.toContain('running…');
     expect(silent.lines.some((line) => /^\[exit 0; duration \d+ ms\]$/.test(line))).toBe(true);
   });
+
+  it('on a terminal with stdout sent to a file, the file gets the whole result (the output streamed to the terminal too)', async () => {
+    const shown = await onTerminal(`${openwork('call', 'bash', JSON.stringify({ command: 'echo to-the-file' }))} > out.txt`);
+    expect(shown.status).toBe(0);
+    expect(shown.lines).toContain('│ to-the-file');
+    expect(await readFile(join(sandbox.workspace, 'out.txt'), 'utf8')).toMatch(/^to-the-file\n\[exit 0; duration \d+ ms\]\n$/);
+  });
 });
