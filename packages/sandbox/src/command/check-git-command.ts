@@ -22,6 +22,8 @@ export interface GitCommandState {
   readonly aliases: ReadonlyMap<string, string>;
   /** A `git checkout --orphan` ran earlier in the command line. */
   readonly afterOrphanCheckout: boolean;
+  /** Setting names this git gets through its environment (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_KEY_<n>`); `unknown` when only known at run time. */
+  readonly environmentSettings?: readonly string[];
 }
 
 /** Splits an alias value like git does (`split_cmdline`): blanks separate, quotes group. */
@@ -66,7 +68,7 @@ function literal(text: string): ResolvedWord {
  */
 export function checkGitCommand(argumentsAfterProgram: readonly ResolvedWord[], state: GitCommandState, depth = 0): GitCommandCheck {
   const localAliases = new Map(state.aliases);
-  const settings: string[] = [];
+  const settings: string[] = [...(state.environmentSettings ?? [])];
   let index = 0;
   while (index < argumentsAfterProgram.length) {
     const text = argumentsAfterProgram[index]?.value;

@@ -185,7 +185,11 @@ export class CommandAnalyzer {
       return;
     }
     const words = call.Args.flatMap((word) => state.resolver.resolveArgument(word));
-    this.#analyzeWords(words, shellNodeText(call, state.source), state);
+    // `GIT_CONFIG_PARAMETERS=… git gc`: the command's own environment, for git's settings.
+    const environment = call.Assigns.flatMap((assignment) =>
+      assignment.Name === null || assignment.Array !== null ? [] : [`${assignment.Name.Value}=${state.resolver.resolveAssignedValue(assignment.Value) ?? UNKNOWN_VALUE}`],
+    );
+    this.#analyzeWords(words, shellNodeText(call, state.source), state, environment);
   }
 
   /** `for d in / ~; do rm -rf "$d"; done` checks each listed value. */
@@ -202,7 +206,7 @@ export class CommandAnalyzer {
     state.resolver.assign(iteration.Name.Value, known ? values : null);
   }
 
-  #analyzeWords(words: readonly ResolvedWord[], text: string, state: ScriptState): void {
+  #analyzeWords(words: readonly ResolvedWord[], text: string, state: ScriptState, environment: readonly string[] = []): void {
     const unwrapped = unwrapCommand(words);
     for (const wrapper of unwrapped.privileged) {
       this.#add(text, {
@@ -239,7 +243,10 @@ export class CommandAnalyzer {
         state.resolver.changeDirectory({ value: '-', pattern: '-', script: '-', substitutions: [] });
         break;
       case 'git': {
-        const check = checkGitCommand(rest, { aliases: this.#gitAliases, afterOrphanCheckout: this.#afterOrphanCheckout });
+        // Settings given through the environment (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_KEY_<n>`),
+        // as an assignment before the command or through `env NAME=value git …`.
+        const assignments = [...environment, ...words.slice(0, words.indexOf(programWord)).map((word) => word.value ?? UNKNOWN_VALUE)];
+        const check = checkGitCommand(rest, { aliases: this.#gitAliases, afterOrphanCheckout: this.#afterOrphanCheckout, environmentSettings: gitEnvironmentSettings(assignments) });
         matches.push(...check.matches);
         if (check.startsOrphanBranch === true) this.#afterOrphanCheckout = true;
         if (check.definedAlias !== undefined) this.#gitAliases.set(check.definedAlias.name, check.definedAlias.value);
@@ -489,6 +496,29 @@ function remoteScript(interpreter: string): RuleMatch {
 }
 
 /** What `echo`/`printf` with static arguments print (only `%s` and `\\n` of printf are interpreted). */
+/** The value of an assignment only known at run time. */
+const UNKNOWN_VALUE = '\u0000unknown';
+
+/**
+ * git settings named in `NAME=value` assignments of a git command's environment: the keys of
+ * `GIT_CONFIG_PARAMETERS` (`'gc.pruneExpire'='now'`) and each `GIT_CONFIG_KEY_<n>`; a value only
+ * known at run time is `unknown` (it may name anything).
+ */
+function gitEnvironmentSettings(assignments: readonly string[]): string[] {
+  const settings: string[] = [];
+  for (const assignment of assignments) {
+    const at = assignment.indexOf('=');
+    if (at <= 0) continue;
+    const name = assignment.slice(0, at);
+    const value = assignment.slice(at + 1);
+    if (name !== 'GIT_CONFIG_PARAMETERS' && !/^GIT_CONFIG_KEY_\d+$/.test(name)) continue;
+    if (value.includes(UNKNOWN_VALUE)) settings.push('unknown');
+    else if (name === 'GIT_CONFIG_PARAMETERS') for (const match of value.matchAll(/'([^']+)'(?:=|\s|$)/g)) settings.push(match[1] as string);
+    else settings.push(value);
+  }
+  return settings;
+}
+
 /**
  * The commands `xargs` runs for `printed` on its input: with `-I R`/`-i`/`--replace`, one per
  * input line with `R` replaced; otherwise one with the blank-separated input words appended. At
