@@ -53,12 +53,16 @@ describe('approvalText (architecture §3.9)', () => {
     expect(approvalText(session, { toolName: 'read', input: { path: 'README.md' } })).toBeUndefined();
   });
 
-  it('a bash description is on the card, above the command, with its controls made visible', async () => {
+  it('a bash description is on the card, after the danger and the command, with its controls made visible', async () => {
     const fixture = await createAiSdkFixture();
     fixtures.push(fixture);
     const text = approvalText(fixture.session, { toolName: 'bash', input: { command: 'rm -rf ~', description: 'tidy up\r\x1b[2Klist files' } }) ?? '';
     const lines = text.split('\n');
-    expect(lines.slice(1, 3)).toEqual(['  description: tidy up\\r\\x1b[2Klist files', '  command: rm -rf ~']);
+    // The danger first (a client may show only three lines), then what runs, then what the model says of it.
+    expect(lines[1]).toMatch(/^  danger: /);
+    const command = lines.indexOf('  command: rm -rf ~');
+    expect(command).toBeGreaterThan(1);
+    expect(lines.slice(command + 1)).toContain('  description: tidy up\\r\\x1b[2Klist files');
     expect(text).not.toMatch(/[\x1b\r]/);
   });
 });

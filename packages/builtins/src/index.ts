@@ -91,3 +91,4 @@ export { BUILTIN_AGENT_TOOLS, type BuiltinAgent } from './registry/builtin-agent
 export { builtinRegistry, builtinToolsetConfig, finalizeBuiltinToolset } from './registry/builtin-registry.js';
 export type { FinalizeBuiltinToolsetOptions } from './registry/builtin-registry.js';
 export type { DangerousCommandDecision, DangerousCommandRequest } from './bash/dangerous-command-gate.js';
+export { searchEngineStatus } from './search/load-re2.js';

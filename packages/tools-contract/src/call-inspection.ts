@@ -9,6 +9,12 @@
 export interface CallFacts {
   /** §6.1: the denial text when the write target is hard-protected; the host denies without running. */
   readonly protectedTarget?: string;
+  /**
+   * The call would fail for a reason the model can fix (an edit of a file it has not read): the
+   * host returns this text as the failed result before asking anyone, instead of asking a person
+   * to approve a call that cannot succeed.
+   */
+  readonly refusal?: string;
   readonly [fact: string]: unknown;
 }
 

@@ -14,7 +14,17 @@ export interface TerminalApproverOptions {
   readonly output: NodeJS.WritableStream;
   /** The terminal to read the answer from; default `/dev/tty` (stdin may carry JSON Lines). */
   readonly terminalPath?: string;
+  /**
+   * Called before a card is shown on the terminal: ends a line that output left open, so the card
+   * starts in column 1 (docs/decisions/0090-terminal-output-is-shown-not-obeyed.md).
+   */
+  readonly beforeCard?: () => void;
+  /** Called once the person answered (`true`: allowed), or could not be asked (`undefined`). */
+  readonly afterCard?: (approved: boolean | undefined) => void;
 }
+
+/** Resets colours and attributes (SGR 0), so nothing written earlier can hide or recolour the card. */
+const RESET_ATTRIBUTES = '\x1b[0m';
 
 export const NO_TERMINAL_REFUSAL =
   'The user could not be asked: openwork has no terminal here. Escalations and dangerous commands are refused; the user can run openwork with --approve to allow them.';
@@ -33,10 +43,13 @@ export function terminalApprover(options: TerminalApproverOptions): Approver {
       return true;
     }
     if (!options.interactive) return { approved: false, reason: NO_TERMINAL_REFUSAL };
-    options.output.write(`${renderApprovalCard(card)}\nAllow this call? [y/N] `);
+    options.beforeCard?.();
+    options.output.write(`${RESET_ATTRIBUTES}${renderApprovalCard(card)}\nAllow this call? [y/N] `);
     const answer = await askTerminal(options.terminalPath ?? '/dev/tty', context.signal).catch(() => undefined);
-    if (answer === undefined) return { approved: false, reason: NO_TERMINAL_REFUSAL };
-    return /^\s*y(es)?\s*$/i.test(answer) ? true : { approved: false, reason: 'The user refused this call.' };
+    const approved = answer === undefined ? undefined : /^\s*y(es)?\s*$/i.test(answer);
+    options.afterCard?.(approved);
+    if (approved === undefined) return { approved: false, reason: NO_TERMINAL_REFUSAL };
+    return approved ? true : { approved: false, reason: 'The user refused this call.' };
   };
 }
 

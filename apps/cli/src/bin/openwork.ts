@@ -23,6 +23,24 @@ if (refusal !== undefined) {
   }
   process.exitCode = 2;
 } else {
+  // A reader that goes away (`openwork tools | head -4`) is the end of the output, not a crash
+  // (docs/decisions/0093-cli-small-things-a-person-meets.md): the rest of what would be printed
+  // is dropped, a running call is stopped as Ctrl-C stops it, and the exit status is the
+  // command's own. Any other write error is still thrown.
+  for (const stream of [process.stdout, process.stderr]) {
+    let readerGone = false;
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && !(readerGone && error.code === 'ERR_STREAM_DESTROYED')) throw error;
+      if (readerGone) return;
+      readerGone = true;
+      stream.write = ((...parts: unknown[]) => {
+        const callback = parts.find((part) => typeof part === 'function') as (() => void) | undefined;
+        callback?.();
+        return true;
+      }) as typeof stream.write;
+      if (stream === process.stdout) process.emit('SIGINT');
+    });
+  }
   useCompileCache(argv[0], process.env);
   const { runCli } = await import('../cli/run-cli.js');
   const status = await runCli(argv, {

@@ -35,7 +35,7 @@ export function parseArguments(command: string, argv: readonly string[], options
     }
     if (!argument.startsWith('--') || argument === '-') {
       if (argument.startsWith('-') && argument !== '-' && !/^-\d/.test(argument)) {
-        throw new UsageError(`openwork ${command}: unknown option ${argument}; see openwork ${command} --help`);
+        throw new UsageError(`openwork ${command}: unknown option ${argument}${didYouMean(argument.replace(/^-+/, ''), options)}; see openwork ${command} --help`);
       }
       positionals.push(argument);
       continue;
@@ -43,7 +43,7 @@ export function parseArguments(command: string, argv: readonly string[], options
     const equals = argument.indexOf('=');
     const name = argument.slice(2, equals === -1 ? undefined : equals);
     const option = byName.get(name);
-    if (option === undefined) throw new UsageError(`openwork ${command}: unknown option --${name}; see openwork ${command} --help`);
+    if (option === undefined) throw new UsageError(`openwork ${command}: unknown option --${name}${didYouMean(name, options)}; see openwork ${command} --help`);
     if (option.kind === 'flag') {
       if (equals !== -1) throw new UsageError(`openwork ${command}: --${name} takes no value`);
       flags.add(name);
@@ -70,4 +70,35 @@ export function parseArguments(command: string, argv: readonly string[], options
 /** The one value of option `name`, if given. */
 export function optionValue(parsed: ParsedArguments, name: string): string | undefined {
   return parsed.values.get(name)?.[0];
+}
+
+/**
+ * ` (did you mean --workspace?)` for a mistyped option: the option within two edits (or the one
+ * the typed text is a prefix of). Kept here, small, so parsing loads nothing else (start-up).
+ */
+function didYouMean(typed: string, options: readonly OptionSpec[]): string {
+  const lowered = typed.toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const option of options) {
+    const distance = option.name.startsWith(lowered) && lowered.length >= 2 ? 1 : editDistance(lowered, option.name);
+    if (distance <= Math.min(2, Math.max(1, Math.floor(option.name.length / 3))) && (best === undefined || distance < best.distance)) best = { name: option.name, distance };
+  }
+  return best === undefined ? '' : ` (did you mean --${best.name}?)`;
+}
+
+function editDistance(a: string, b: string): number {
+  let beforePrevious: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution);
+      // A swap of two neighbours counts as one edit (--wokrspace).
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) current[j] = Math.min(current[j] as number, (beforePrevious[j - 2] ?? 0) + 1);
+    }
+    beforePrevious = previous;
+    previous = current;
+  }
+  return previous[b.length] as number;
 }

@@ -44,7 +44,8 @@ export const changesCommand: CommandSpec = {
         return 0;
       }
       if (parsed.flags.has('json')) {
-        io.stdout.write(`${JSON.stringify(changes)}\n`);
+        const { jsonLine } = await import('../output/terminal-text.js'); // loaded on use (start-up)
+        io.stdout.write(jsonLine(changes));
         return 0;
       }
       if (changes.length === 0) {

@@ -62,7 +62,8 @@ export const doctorCommand: CommandSpec = {
   usage: 'openwork doctor [--json] [--database URL]',
   details: [
     'Runs the sandbox self-check (bash runs nothing when it fails) and opens the session store.',
-    'Exit status 1 when the sandbox is unavailable or the store cannot be opened.',
+    'Also whether grep\'s engine (the re2 native addon) loads on this Node.',
+    'Exit status 1 when the sandbox is unavailable, grep\'s engine does not load, or the store cannot be opened.',
     '  --json            the report as JSON',
     '  --database URL    PostgreSQL store to check (default: OPENWORK_DATABASE_URL)',
   ],
@@ -92,10 +93,13 @@ export const doctorCommand: CommandSpec = {
         report['environment'] = await environmentRow(io.environment);
         report['escalation'] = opened.runtime.escalationAvailable ? 'offered (sandboxPermissions in the tool schemas)' : 'not offered';
         // Background bash: whether background tasks can get a pseudo-terminal (tty: true); not a failure when not.
-        const { findTerminalProgram } = await import('@openwork/builtins');
+        const { findTerminalProgram, searchEngineStatus } = await import('@openwork/builtins');
+        // grep's engine is a native addon built for one Node ABI: say here whether it loads (and why not).
+        const engine = searchEngineStatus();
+        report['grep'] = engine.available ? engine.detail : `unavailable — ${engine.reason}`;
         const terminal = await findTerminalProgram();
         report['tty'] = terminal.available ? `${terminal.path} (${terminal.flavour}): bash tty: true works` : `unavailable — ${terminal.reason}; bash tty: true is refused, other background tasks work`;
-        healthy = availability.available && sockets.healthy;
+        healthy = availability.available && sockets.healthy && engine.available;
         if (location.kind === 'postgres') report['postgres'] = 'reachable';
         else report['store'] += ' (opened)';
       } finally {

@@ -141,4 +141,16 @@ describe('openwork session: background bash', { timeout: 120_000 }, () => {
     expect(listed).toContain(`[task ${ids[1]}: killed: the host stopped]`);
     expect(await next.end()).toBe(0);
   });
+
+  it('a hard reset typed in two parts into a background shell is judged as the whole line: with no one to ask, refused (docs/decisions/0091)', async () => {
+    const host = session();
+    const shell = backgroundTaskId(await host.call('bash', { command: 'exec bash --norc', runInBackground: true, yieldMs: 0, description: 'a shell' }));
+    expect((await host.call('bash_input', { taskId: shell, input: 'git reset ' })).status).toBe('succeeded');
+    const refused = await host.call('bash_input', { taskId: shell, input: '--hard\n' });
+    expect(refused.status).toBe('denied');
+    expect(lineText(refused)).toContain('could not be asked');
+    const tty = backgroundTaskId(await host.call('bash', { command: 'exec bash --norc -i', runInBackground: true, tty: true, yieldMs: 0, description: 'a terminal shell' }));
+    const edited = await host.call('bash_input', { taskId: tty, input: 'echo harmless\u0015git reset --hard HEAD\n' });
+    expect(edited.status).toBe('denied');
+  });
 });

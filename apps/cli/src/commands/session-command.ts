@@ -28,6 +28,7 @@ export const sessionCommand: CommandSpec = {
   options: [WORKSPACE_OPTION, MODE_OPTION, NETWORK_OPTION, AGENT_OPTION, SESSION_OPTION, DATABASE_OPTION, APPROVE_OPTION],
   async run(parsed, io) {
     if (parsed.positionals.length > 0) throw new UsageError(`openwork session: unexpected argument ${JSON.stringify(parsed.positionals[0])}; calls come on stdin`);
+    const { jsonLine } = await import('../output/terminal-text.js'); // loaded on use (start-up)
     return withCommandSession('session', parsed, io, async (session, signal) => {
       io.stderr.write(`openwork session ${session.id}\n`);
       let lineNumber = 0;
@@ -41,7 +42,7 @@ export const sessionCommand: CommandSpec = {
         const result = 'failure' in call ? call.failure : (await session.callTool(call.tool, call.input, { signal })).result;
         if (!('failure' in call)) await saveObservations(io.environment, session);
         if (result.status !== 'succeeded') failures += 1;
-        io.stdout.write(`${JSON.stringify(result)}\n`);
+        io.stdout.write(jsonLine(result));
       }
       return failures === 0 ? 0 : 1;
     });

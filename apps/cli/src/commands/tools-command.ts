@@ -12,8 +12,10 @@ export const toolsCommand: CommandSpec = {
   details: [
     'Prints each tool of the agent role with its risk hint and description; --json prints the',
     'definitions (id, description, inputSchema, riskHint) as the model receives them.',
-    '  --agent ROLE      default (read write edit grep glob list bash bash_output bash_input bash_kill conversation_history) | explorer',
+    '  --agent ROLE      default (read write edit grep glob list bash bash_output bash_input bash_kill conversation_history update_plan) | explorer',
     '  --json            the definitions as JSON',
+    'The sub-agent tools (agent_send, agent_await, agent_list) need a model for the child agents,',
+    'which the CLI has none of: a library host offers them with createRuntime({ agentModels }).',
   ],
   options: [AGENT_OPTION, JSON_OPTION, DATABASE_OPTION],
   async run(parsed, io) {
@@ -26,9 +28,8 @@ export const toolsCommand: CommandSpec = {
       const session = await opened.runtime.createSession({ workspaceRoots: [process.cwd()], role });
       const definitions = session.definitions;
       await opened.runtime.deleteSession(session.id);
-      // The sub-agent tools need a model source for children, which the CLI has none of (sub-agents).
-      const agents = opened.runtime.subAgents;
-      if (!agents.available) io.stderr.write(`openwork tools: agent_send, agent_await and agent_list are not offered: ${agents.reason ?? 'sub-agents are off'}\n`);
+      // The sub-agent tools need a model source for children, which the CLI never has: said in
+      // --help, not on every run (a CLI user cannot act on "pass agentModels to createRuntime").
       if (parsed.flags.has('json')) {
         io.stdout.write(`${JSON.stringify(definitions, null, 2)}\n`);
       } else {

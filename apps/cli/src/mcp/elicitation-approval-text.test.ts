@@ -56,11 +56,26 @@ describe('MCP elicitation messages (architecture §3.9)', () => {
     expect(asked[0]).not.toMatch(/[\x1b\r\u202e]/);
   });
 
-  it('a bash description is shown above the command, escaped like every model text', async () => {
+  it('the danger comes first (a client may show three lines), then the command, then the description, escaped like every model text', async () => {
     const asked: string[] = [];
     const { client } = await connect({ elicitation: (message) => (asked.push(message), { action: 'decline' }) });
     const result = await client.callTool({ name: 'bash', arguments: { command: `rm -rf ${sandbox.workspace}`, description: 'list files\r\x1b[2A\u202e' } });
     expect(result.isError).toBe(true);
-    expect(asked[0]?.split('\n').slice(1, 3)).toEqual(['  description: list files\\r\\x1b[2A\\u202e', `  command: rm -rf ${sandbox.workspace}`]);
+    const lines = asked[0]?.split('\n') ?? [];
+    expect(lines[0]).toBe('The bash tool asks for approval (danger).');
+    expect(lines[1]).toMatch(/^  danger: .*rm -rf/);
+    const command = lines.indexOf(`  command: rm -rf ${sandbox.workspace}`);
+    expect(lines.slice(1, command).every((line) => line.startsWith('  danger: '))).toBe(true);
+    expect(lines.slice(command + 1)).toContain('  description: list files\\r\\x1b[2A\\u202e');
+  });
+
+  it('git reset --hard: the first three lines say the tool, the danger and the command', async () => {
+    const asked: string[] = [];
+    const { client } = await connect({ elicitation: (message) => (asked.push(message), { action: 'decline' }) });
+    await client.callTool({ name: 'bash', arguments: { command: 'git reset --hard HEAD', description: 'tidy the tree before the next step, nothing important' } });
+    const [header, danger, third] = asked[0]?.split('\n') ?? [];
+    expect(header).toBe('The bash tool asks for approval (danger).');
+    expect(danger).toMatch(/^  danger: .*(discard|uncommitted)/i);
+    expect(third).toMatch(/^  (danger|command): /);
   });
 });

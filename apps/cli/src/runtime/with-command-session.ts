@@ -15,7 +15,8 @@ export async function withCommandSession<T>(
   command: 'call' | 'session',
   parsed: ParsedArguments,
   io: CommandIo,
-  use: (session: Session, signal: AbortSignal) => Promise<T>,
+  use: (session: Session, signal: AbortSignal, stored: { readonly discard: () => Promise<void> }) => Promise<T>,
+  terminal: { readonly beforeCard?: () => void; readonly afterCard?: (approved: boolean | undefined) => void } = {},
 ): Promise<T> {
   // Before anything opens: a refused root (`/`) changes nothing, not even the store.
   if (optionValue(parsed, 'session') === undefined) workspaceRootsOption(parsed);
@@ -23,14 +24,15 @@ export async function withCommandSession<T>(
     environment: io.environment,
     database: optionValue(parsed, 'database'),
     network: optionValue(parsed, 'network') as 'allow' | 'none' | undefined,
-    approver: terminalApprover({ interactive: io.interactive, approveAll: parsed.flags.has('approve'), output: io.stderr }),
+    approver: terminalApprover({ interactive: io.interactive, approveAll: parsed.flags.has('approve'), output: io.stderr, ...terminal }),
   });
   const controller = new AbortController();
   const interrupt = () => controller.abort();
   process.once('SIGINT', interrupt);
   try {
     const session = await openOrCreateSession(opened.runtime, parsed, io.environment, command);
-    return await use(session, controller.signal);
+    // `discard` removes the session again (a call that ran nothing leaves no stored session behind).
+    return await use(session, controller.signal, { discard: async () => void (await opened.runtime.deleteSession(session.id)) });
   } finally {
     process.removeListener('SIGINT', interrupt);
     await opened.close();

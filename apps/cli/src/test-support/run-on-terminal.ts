@@ -27,3 +27,22 @@ export function runOpenworkOnTerminal(argv: readonly string[], options: { enviro
     child.on('close', (status) => resolve({ status, output: Buffer.concat(chunks).toString('utf8') }));
   });
 }
+
+/**
+ * Runs `command` (argv, e.g. `sh -c …` running openwork twice, as a person would one after the
+ * other) on one pseudo-terminal of 80 columns, typing `answer` + Enter once `prompt` appeared
+ * (no prompt: types nothing).
+ */
+export function runOnTerminal(command: readonly string[], options: { environment: Record<string, string>; cwd: string; prompt?: string; answer?: string }): Promise<TerminalRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('python3', [HELPER, options.answer ?? '', options.prompt ?? '', ...command], {
+      env: { ...options.environment, TERM: 'xterm' },
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, output: Buffer.concat(chunks).toString('utf8') }));
+  });
+}

@@ -1,4 +1,4 @@
-import { analyzeCommand, type CommandAnalysis } from '@openwork/sandbox';
+import { analyzeCommand, type CommandAnalysis, type CommandFinding } from '@openwork/sandbox';
 import { ToolExecutionError } from '@openwork/tools-contract';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 
@@ -42,15 +42,24 @@ export function analyzeBashCommand(command: string, session: ToolSessionContext,
  * refusal to give the model, or `undefined` to run.
  */
 export async function gateDangerousCommand(
-  input: { readonly command: string; readonly description?: string | undefined; readonly toolId?: 'bash' | 'bash_input'; readonly cwd?: string },
+  input: {
+    readonly command: string;
+    readonly description?: string | undefined;
+    readonly toolId?: 'bash' | 'bash_input';
+    readonly cwd?: string;
+    /** Findings the analysis of the text cannot make (a typed line edited with keys the model does not follow). */
+    readonly findings?: readonly CommandFinding[];
+  },
   session: ToolSessionContext,
   call: { readonly callId: string; readonly signal: AbortSignal },
 ): Promise<ToolExecutionError | undefined> {
   const decide = session.dangerousCommands;
   // As prepare: without a working sandbox bash runs nothing, so there is nothing to approve.
   if (decide === 'caller' || session.knownSandboxAvailability()?.available === false) return undefined;
-  const danger = analyzeBashCommand(input.command, session, input.cwd);
-  if (!danger.dangerous) return undefined;
+  const analysed = analyzeBashCommand(input.command, session, input.cwd);
+  const findings = [...analysed.findings, ...(input.findings ?? [])];
+  if (findings.length === 0) return undefined;
+  const danger: CommandAnalysis = { ...analysed, dangerous: true, findings };
   const reasons = danger.findings.map((finding) => `${finding.command}: ${finding.reason}`).join(' ');
   if (decide === undefined) {
     return new ToolExecutionError(

@@ -34,6 +34,11 @@ export class FileObservations {
     this.#hashes.set(path.path, sha256);
   }
 
+  /** Whether the model has read, written or edited the file at this canonical real path. */
+  seen(realPath: string): boolean {
+    return this.#hashes.has(realPath);
+  }
+
   /** The hash last recorded for `path`, if any. */
   lookup(path: CheckedPath): string | undefined {
     return this.#hashes.get(path.path);

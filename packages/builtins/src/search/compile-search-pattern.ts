@@ -1,11 +1,13 @@
 import { LineMatcher, type LineMatcherSpec } from './line-matcher.js';
+import { SearchEngineUnavailableError } from './load-re2.js';
 import { requiredLiterals } from './required-literals.js';
 import { PATTERN_SYNTAX_HINT, translateSearchPattern } from './translate-search-pattern.js';
 
 /** A usable pattern (its matcher, compiled once here to report errors) or why it is not. */
 export type CompiledSearchPattern =
   | { readonly ok: true; readonly spec: LineMatcherSpec; readonly matcher: LineMatcher }
-  | { readonly ok: false; readonly message: string };
+  /** `engineUnavailable`: the engine did not load (no pattern works here), not a bad pattern. */
+  | { readonly ok: false; readonly message: string; readonly engineUnavailable?: boolean };
 
 /**
  * §7.6 `pattern`: Rust regex syntax, translated for RE2, analysed for literals and compiled. A
@@ -27,6 +29,7 @@ export function compileSearchPattern(pattern: string): CompiledSearchPattern {
   try {
     return { ok: true, spec, matcher: LineMatcher.compile(spec) };
   } catch (error) {
+    if (error instanceof SearchEngineUnavailableError) return { ok: false, message: error.message, engineUnavailable: true };
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, message: `The pattern /${pattern}/ is not valid: ${reason}. ${PATTERN_SYNTAX_HINT}` };
   }

@@ -17,7 +17,7 @@ export async function runGrepCall(input: GrepInput, session: ToolSessionContext,
   const policy = requireCallPolicy(call.sandboxPolicy, 'grep');
   if (ToolExecutionError.isInstance(policy)) return policy;
   const compiled = compileSearchPattern(input.pattern);
-  if (!compiled.ok) return new ToolExecutionError('invalid_arguments', compiled.message);
+  if (!compiled.ok) return new ToolExecutionError(compiled.engineUnavailable === true ? 'execution_failed' : 'invalid_arguments', compiled.message);
   const limit = new ScanLimit(call.signal, call.deadline);
   const resolved = await session.resolvePath(input.path, 'read', 'must-exist', policy, 'grep');
   if (!resolved.ok) return resolved.error;

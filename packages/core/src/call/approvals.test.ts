@@ -127,6 +127,19 @@ describe('approvals (architecture §3.3, §4)', () => {
     expect(await exists(join(machine.workspace, 'ran.txt'))).toBe(true);
   });
 
+  it('a hard reset typed into a background shell in two parts is asked for as the whole line (docs/decisions/0091)', async () => {
+    const machine = await fixture();
+    const session = await machine.session();
+    const { approver, cards } = recordingApprover({ approved: false });
+    const { result: started } = await session.callTool('bash', { command: 'exec bash --norc', runInBackground: true, yieldMs: 0, description: 'a shell' });
+    const taskId = String(started.artifacts.find((artifact) => artifact.kind === 'background_task')?.['taskId']);
+    expect((await session.callTool('bash_input', { taskId, input: 'git reset ' }, { approver })).result.status).toBe('succeeded');
+    expect(cards).toHaveLength(0);
+    const refused = await session.callTool('bash_input', { taskId, input: '--hard\n' }, { approver });
+    expect(refused.result.status).toBe('denied');
+    expect(cards[0]).toMatchObject({ toolId: 'bash_input', reasons: ['danger'], command: 'git reset --hard\n' });
+  });
+
   it('dangerous text typed into a background shell asks first, like bash: refused, nothing is typed', async () => {
     const machine = await fixture();
     const session = await machine.session();
@@ -136,7 +149,10 @@ describe('approvals (architecture §3.3, §4)', () => {
     const input = 'touch typed.txt && git reset --hard\n';
     const refused = await session.callTool('bash_input', { taskId, input }, { approver });
     expect(cards[0]).toMatchObject({ toolId: 'bash_input', reasons: ['danger'], command: input, description: `input for background task ${taskId} (a shell)` });
-    expect(renderApprovalCard(cards[0] as ApprovalCard).split('\n').slice(1, 3)).toEqual([`  description: input for background task ${taskId} (a shell)`, '  command: touch typed.txt && git reset --hard\\n']);
+    // The danger first (a client may show only three lines), then what is typed, then where.
+    const lines = renderApprovalCard(cards[0] as ApprovalCard).split('\n');
+    expect(lines[1]).toMatch(/^  danger: /);
+    expect(lines.slice(-2)).toEqual(['  command: touch typed.txt && git reset --hard\\n', `  description: input for background task ${taskId} (a shell)`]);
     expect(refused.result.status).toBe('denied');
     // The shell never got the refused line: asked afterwards, it has no typed.txt.
     let seen = ToolResult.text((await session.callTool('bash_input', { taskId, input: 'ls typed.txt; echo checked-$((6*7))\n' })).result);

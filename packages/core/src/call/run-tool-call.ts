@@ -51,7 +51,7 @@ export async function runToolCall(host: ToolCallHost, request: ToolCallRequest):
     return host.controls.call(toolId, request.input, { callId, signal, sandboxPolicy: host.policy([]) });
   }
 
-  const preparation = prepareToolCall(host.toolset, host.context, toolId, request.input);
+  const preparation = prepareToolCall(host.toolset, host.context, toolId, request.input, host.controls?.toolIds);
   let grants: readonly PathGrant[] = [];
   switch (preparation.status) {
     case 'rejected':

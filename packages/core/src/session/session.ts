@@ -203,7 +203,7 @@ export class Session {
       const prepared = this.#controls.prepare(toolId, input);
       return prepared.ok ? { status: 'ready', call: prepared.call } : { status: 'rejected', result: prepared.result };
     }
-    return prepareToolCall(this.#toolset, this.#context, toolId, input);
+    return prepareToolCall(this.#toolset, this.#context, toolId, input, this.#controls.toolIds);
   }
 
   /**

@@ -264,7 +264,7 @@ const ordinary: readonly string[] = [
   'git branch -d merged-feature',
   'git stash drop',
   'git gc',
-  'git reflog expire --expire=90.days.ago --all',
+  'git reflog expire --expire=never --all',
   'git config alias.st status; git st',
   'git -c alias.lg="log --oneline" lg',
   'wget https://example.com/file.tar.gz && tar xf file.tar.gz',

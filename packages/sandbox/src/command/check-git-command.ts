@@ -22,6 +22,8 @@ export interface GitCommandState {
   readonly aliases: ReadonlyMap<string, string>;
   /** A `git checkout --orphan` ran earlier in the command line. */
   readonly afterOrphanCheckout: boolean;
+  /** Setting names this git gets through its environment (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_KEY_<n>`); `unknown` when only known at run time. */
+  readonly environmentSettings?: readonly string[];
 }
 
 /** Splits an alias value like git does (`split_cmdline`): blanks separate, quotes group. */
@@ -66,15 +68,19 @@ function literal(text: string): ResolvedWord {
  */
 export function checkGitCommand(argumentsAfterProgram: readonly ResolvedWord[], state: GitCommandState, depth = 0): GitCommandCheck {
   const localAliases = new Map(state.aliases);
+  const settings: string[] = [...(state.environmentSettings ?? [])];
   let index = 0;
   while (index < argumentsAfterProgram.length) {
     const text = argumentsAfterProgram[index]?.value;
     if (text === undefined || !text.startsWith('-')) break;
-    if (text === '-c') {
+    if (text === '-c' || text === '--config-env') {
       const setting = argumentsAfterProgram[index + 1]?.value;
+      // A setting only known at run time may be anything, an expiry included.
+      settings.push(setting ?? 'unknown');
       const match = setting === undefined ? null : /^alias\.([^=]+)=(.*)$/is.exec(setting);
       if (match !== null) localAliases.set((match[1] as string).toLowerCase(), match[2] as string);
-    }
+    } else if (text.startsWith('-c') && text.length > 2) settings.push(text.slice(2));
+    else if (text.startsWith('--config-env=')) settings.push(text.slice('--config-env='.length));
     index += globalOptionsWithArgument.has(text) ? 2 : 1;
   }
   const subcommand = argumentsAfterProgram[index]?.value;
@@ -93,7 +99,7 @@ export function checkGitCommand(argumentsAfterProgram: readonly ResolvedWord[], 
 
   const git = gitArguments(afterSubcommand.map((word) => word.value), state.afterOrphanCheckout);
   if (subcommand === 'config') return checkConfig(git.options);
-  const matches = gitSubcommandChecks.get(subcommand)?.(git) ?? [];
+  const matches = [...(gitSubcommandChecks.get(subcommand)?.(git) ?? []), ...checkExpirySettings(subcommand, settings)];
   return startsOrphanBranch(subcommand, git) ? { matches, startsOrphanBranch: true } : { matches };
 }
 
@@ -109,5 +115,34 @@ function checkConfig(options: readonly (string | undefined)[]): GitCommandCheck 
   if (name !== undefined && value !== undefined && /^alias\./i.test(name)) {
     return { matches: [], definedAlias: { name: name.slice('alias.'.length).toLowerCase(), value } };
   }
+  // `git config gc.reflogExpire now`: every later gc or maintenance expires with it.
+  if (name !== undefined && value !== undefined && historyRetentionSetting.test(name)) {
+    return { matches: [retentionMatch(`git config ${name} ${value}`, 'sets how long the repository keeps')] };
+  }
   return { matches: [] };
+}
+
+// Settings that decide how long unreachable commits and reflog entries are kept (`gc.reflogExpire`,
+// `gc.<pattern>.reflogExpireUnreachable`, `gc.pruneExpire`, `gc.worktreePruneExpire`), or whether
+// reflogs are written at all (`core.logAllRefUpdates`).
+const historyRetentionSetting = /^(?:gc\.(?:.+\.)?(?:reflogexpire|reflogexpireunreachable|pruneexpire|worktreepruneexpire)|core\.logallrefupdates)$/i;
+// The subcommands that expire reflogs or prune objects with those settings.
+const expiringSubcommands = new Set(['gc', 'prune', 'reflog', 'repack', 'maintenance', 'fetch', 'pull', 'commit', 'merge', 'rebase', 'am']);
+
+function retentionMatch(what: string, effect: string): RuleMatch {
+  return {
+    rule: 'git-discard-work',
+    reason: `${what} ${effect} unreachable commits and reflog entries; with an early expiry, git gc deletes at once the commits only the reflog could bring back. Leave the expiry settings alone, or ask the user to confirm.`,
+  };
+}
+
+/**
+ * `git -c gc.reflogExpire=now -c gc.pruneExpire=now gc` (any date, any expiring subcommand — gc
+ * runs automatically after commit, fetch, merge …): judged by the effect, not by the spelling of the
+ * date. A setting only known at run time counts.
+ */
+function checkExpirySettings(subcommand: string, settings: readonly string[]): RuleMatch[] {
+  if (!expiringSubcommands.has(subcommand)) return [];
+  const named = settings.filter((setting) => setting === 'unknown' || historyRetentionSetting.test(setting.split('=')[0] ?? ''));
+  return named.length === 0 ? [] : [retentionMatch(`git -c ${named.join(' -c ')} ${subcommand}`, 'changes, for this run, how long git keeps')];
 }

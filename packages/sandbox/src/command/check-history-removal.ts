@@ -126,11 +126,55 @@ export function checkFindHistoryRemoval(
   return historyDelete(verb, descriptions);
 }
 
-function historyDelete(verb: string, found: readonly (string | undefined)[]): RuleMatch[] {
+function historyDelete(verb: string, found: readonly (string | undefined)[], effect = 'would delete'): RuleMatch[] {
   const descriptions = [...new Set(found.filter((description): description is string => description !== undefined))];
   if (descriptions.length === 0) return [];
   return [{
     rule: 'git-history-delete',
-    reason: `${verb} would delete ${descriptions.join(' and ')}; commits that were never pushed are lost for good. Leave the git folder alone (git gc and git prune clean it safely), or ask the user to confirm.`,
+    reason: `${verb} ${effect} ${descriptions.join(' and ')}; commits that were never pushed are lost for good. Leave the git folder alone (git gc and git prune clean it safely), or ask the user to confirm.`,
   }];
+}
+
+/**
+ * `mv` (or `rename`) moving a repository's history away (`mv .git /tmp/x`, `mv .git/objects o`):
+ * the sources are every operand but the last, or all of them after `-t DIR`. Moving `.git`
+ * anywhere takes the history out of the repository as surely as deleting it.
+ */
+export function checkHistoryMove(verb: string, argumentsAfterProgram: readonly ResolvedWord[], context: PathTargetContext): RuleMatch[] {
+  const operands: ResolvedWord[] = [];
+  let targetDirectoryGiven = false;
+  let optionsEnded = false;
+  for (let index = 0; index < argumentsAfterProgram.length; index += 1) {
+    const word = argumentsAfterProgram[index] as ResolvedWord;
+    const text = word.value;
+    if (!optionsEnded && text === '--') optionsEnded = true;
+    else if (!optionsEnded && (text === '-t' || text === '--target-directory' || text === '-S' || text === '--suffix')) {
+      if (text === '-t' || text === '--target-directory') targetDirectoryGiven = true;
+      index += 1;
+    } else if (!optionsEnded && text !== undefined && text.startsWith('-')) {
+      if (/^-[A-Za-z]*t/.test(text) || text.startsWith('--target-directory=')) targetDirectoryGiven = true;
+    } else operands.push(word);
+  }
+  const sources = targetDirectoryGiven ? operands : operands.slice(0, -1);
+  return historyDelete(verb, sources.map((source) => describeHistoryTarget(source.pattern, { recursive: true }, context)), 'would move away');
+}
+
+// A `.git` path in code: `.git` as a whole path component (not `.gitignore`, `.github`), with what follows it.
+const gitPathInCode = /(?:^|[^\w.-])(\.git(?:\/[^'"`\s,;)\]}]*)?)(?=$|['"`\s,;)\]}])/g;
+// What removes or moves a file or a tree in the usual interpreters' standard libraries.
+const removeOrMoveInCode =
+  /\b(?:rmtree|remove_tree|rmdir|removedirs|rm_rf|rm_r|rm_f|rm|rmSync|rmdirSync|rimraf|unlink|unlinkSync|unlink_if_exists|remove|delete|deleteSync|rename|renameSync|replace|move|moveSync|mv|remove_dir_all|remove_file|Remove-Item|shred)\b/;
+
+/**
+ * Code given to an interpreter on its command line (`python3 -c`, `node -e`, `perl -e`, `ruby -e`)
+ * that names a repository's history and calls something that removes or moves files
+ * (`shutil.rmtree(".git/objects")`, `fs.rmSync(".git", …)`, `os.rename(".git", …)`): judged by
+ * effect, not spelling — any such mention together is enough, since what the code does with the
+ * path cannot be followed. Code that builds the name (`".g" + "it"`) or a script run from a file
+ * is beyond the analysis; the staged apply judges what happened.
+ */
+export function checkInterpreterHistoryRemoval(program: string, code: string, context: PathTargetContext): RuleMatch[] {
+  if (!removeOrMoveInCode.test(code)) return [];
+  const descriptions = [...code.matchAll(gitPathInCode)].map((match) => describeHistoryTarget(match[1] as string, { recursive: true }, context));
+  return historyDelete(`${program} code that removes or moves files`, descriptions, 'and names');
 }

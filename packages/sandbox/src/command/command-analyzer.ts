@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { CommandAnalysisContext, CommandFinding } from './command-analysis.js';
 import { checkFind, checkRemove, findExecutedCommands } from './check-recursive-delete.js';
 import { checkGitCommand } from './check-git-command.js';
+import { checkHistoryMove, checkHistoryRemoval, checkInterpreterHistoryRemoval } from './check-history-removal.js';
 import { checkInfrastructureCommand } from './check-infrastructure-command.js';
 import { checkSystemCommand, isDeviceTarget } from './check-system-command.js';
 import { describeInterpreterInvocation } from './interpreter-invocation.js';
@@ -184,7 +185,11 @@ export class CommandAnalyzer {
       return;
     }
     const words = call.Args.flatMap((word) => state.resolver.resolveArgument(word));
-    this.#analyzeWords(words, shellNodeText(call, state.source), state);
+    // `GIT_CONFIG_PARAMETERS=… git gc`: the command's own environment, for git's settings.
+    const environment = call.Assigns.flatMap((assignment) =>
+      assignment.Name === null || assignment.Array !== null ? [] : [`${assignment.Name.Value}=${state.resolver.resolveAssignedValue(assignment.Value) ?? UNKNOWN_VALUE}`],
+    );
+    this.#analyzeWords(words, shellNodeText(call, state.source), state, environment);
   }
 
   /** `for d in / ~; do rm -rf "$d"; done` checks each listed value. */
@@ -201,7 +206,7 @@ export class CommandAnalyzer {
     state.resolver.assign(iteration.Name.Value, known ? values : null);
   }
 
-  #analyzeWords(words: readonly ResolvedWord[], text: string, state: ScriptState): void {
+  #analyzeWords(words: readonly ResolvedWord[], text: string, state: ScriptState, environment: readonly string[] = []): void {
     const unwrapped = unwrapCommand(words);
     for (const wrapper of unwrapped.privileged) {
       this.#add(text, {
@@ -238,7 +243,10 @@ export class CommandAnalyzer {
         state.resolver.changeDirectory({ value: '-', pattern: '-', script: '-', substitutions: [] });
         break;
       case 'git': {
-        const check = checkGitCommand(rest, { aliases: this.#gitAliases, afterOrphanCheckout: this.#afterOrphanCheckout });
+        // Settings given through the environment (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_KEY_<n>`),
+        // as an assignment before the command or through `env NAME=value git …`.
+        const assignments = [...environment, ...words.slice(0, words.indexOf(programWord)).map((word) => word.value ?? UNKNOWN_VALUE)];
+        const check = checkGitCommand(rest, { aliases: this.#gitAliases, afterOrphanCheckout: this.#afterOrphanCheckout, environmentSettings: gitEnvironmentSettings(assignments) });
         matches.push(...check.matches);
         if (check.startsOrphanBranch === true) this.#afterOrphanCheckout = true;
         if (check.definedAlias !== undefined) this.#gitAliases.set(check.definedAlias.name, check.definedAlias.value);
@@ -258,12 +266,29 @@ export class CommandAnalyzer {
           if (at > 0) this.#analyzeNested({ ...word, script: word.script.slice(at + 1) }, state);
         }
         break;
+      case 'mv':
+      case 'rename':
+        matches.push(...checkSystemCommand(program, rest, context), ...checkHistoryMove(program, rest, context));
+        break;
+      case 'unlink':
+      case 'shred':
+      case 'srm':
+      case 'trash':
+      case 'trash-put':
+      case 'rimraf':
+        // Other removers (§3.6, judged by effect): a `.git` history target goes as with `rm -r`.
+        matches.push(...checkHistoryRemoval(program, rest.filter((word) => word.value === undefined || !word.value.startsWith('-')), true, context));
+        break;
       default:
         matches.push(...checkSystemCommand(program, rest, context), ...checkInfrastructureCommand(program, rest));
     }
     const interpreter = describeInterpreterInvocation(program, rest);
     if (interpreter !== undefined) {
       const { codeWord } = interpreter;
+      // `python3 -c 'shutil.rmtree(".git/objects")'`: code that removes or moves and names history.
+      if (interpreter.language === 'other' && interpreter.commandString === undefined && codeWord !== undefined && codeWord.value !== undefined && isInlineCode(rest, codeWord)) {
+        matches.push(...checkInterpreterHistoryRemoval(program, codeWord.value, context));
+      }
       if (codeWord !== undefined && (this.#fetchesRemoteCode(codeWord.substitutions, state) || (interpreter.commandString === undefined && this.#isDownloaded(codeWord, state)))) {
         matches.push(remoteScript(program));
       }
@@ -351,6 +376,10 @@ export class CommandAnalyzer {
       if (program === undefined) continue;
       if (previouslyFound !== undefined && program === 'rm' && programName(words[0]) === 'xargs') {
         this.#checkPipedRemoval(previouslyFound, [programWord as ResolvedWord, ...rest], shellNodeText(pipeline, state.source), state);
+      }
+      // `echo .git | xargs rm -rf`: xargs runs its command with the words the previous stage printed.
+      if (previouslyPrinted !== undefined && programName(words[0]) === 'xargs') {
+        for (const command of xargsCommands(words, [programWord as ResolvedWord, ...rest], previouslyPrinted)) this.#analyzeWords(command, shellNodeText(pipeline, state.source), state);
       }
       if (program === 'find') found = rest;
       const interpreter = describeInterpreterInvocation(program, rest);
@@ -467,6 +496,62 @@ function remoteScript(interpreter: string): RuleMatch {
 }
 
 /** What `echo`/`printf` with static arguments print (only `%s` and `\\n` of printf are interpreted). */
+/** The value of an assignment only known at run time. */
+const UNKNOWN_VALUE = '\u0000unknown';
+
+/**
+ * git settings named in `NAME=value` assignments of a git command's environment: the keys of
+ * `GIT_CONFIG_PARAMETERS` (`'gc.pruneExpire'='now'`) and each `GIT_CONFIG_KEY_<n>`; a value only
+ * known at run time is `unknown` (it may name anything).
+ */
+function gitEnvironmentSettings(assignments: readonly string[]): string[] {
+  const settings: string[] = [];
+  for (const assignment of assignments) {
+    const at = assignment.indexOf('=');
+    if (at <= 0) continue;
+    const name = assignment.slice(0, at);
+    const value = assignment.slice(at + 1);
+    if (name !== 'GIT_CONFIG_PARAMETERS' && !/^GIT_CONFIG_KEY_\d+$/.test(name)) continue;
+    if (value.includes(UNKNOWN_VALUE)) settings.push('unknown');
+    else if (name === 'GIT_CONFIG_PARAMETERS') for (const match of value.matchAll(/'([^']+)'(?:=|\s|$)/g)) settings.push(match[1] as string);
+    else settings.push(value);
+  }
+  return settings;
+}
+
+/**
+ * The commands `xargs` runs for `printed` on its input: with `-I R`/`-i`/`--replace`, one per
+ * input line with `R` replaced; otherwise one with the blank-separated input words appended. At
+ * most 32 input items are followed.
+ */
+function xargsCommands(xargsWords: readonly ResolvedWord[], command: readonly ResolvedWord[], printed: string): ResolvedWord[][] {
+  const literal = (value: string): ResolvedWord => ({ value, pattern: value, script: value, substitutions: [] });
+  let replace: string | undefined;
+  for (let index = 1; index < xargsWords.length; index += 1) {
+    const text = xargsWords[index]?.value;
+    if (text === undefined || xargsWords[index] === command[0]) break;
+    if (text === '-I') replace = xargsWords[index + 1]?.value;
+    else if (text.startsWith('-I')) replace = text.slice(2);
+    else if (text === '-i' || text === '--replace') replace = '{}';
+    else if (text.startsWith('-i') || text.startsWith('--replace=')) replace = text.slice(text.startsWith('-i') ? 2 : '--replace='.length);
+  }
+  if (replace === undefined || replace === '') return [[...command, ...printed.split(/\s+/).filter((item) => item !== '').slice(0, 32).map(literal)]];
+  const token = replace;
+  return printed
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .slice(0, 32)
+    .map((line) => command.map((word) => (word.value?.includes(token) === true ? literal(word.value.replaceAll(token, line)) : word)));
+}
+
+/** Whether `codeWord` is code given on the command line (`-c`, `-e`, `--eval`), not a script file's name. */
+function isInlineCode(argumentsAfterProgram: readonly ResolvedWord[], codeWord: ResolvedWord): boolean {
+  const at = argumentsAfterProgram.indexOf(codeWord);
+  const before = at > 0 ? argumentsAfterProgram[at - 1]?.value : undefined;
+  return before !== undefined && /^(?:-[A-Za-z]*[ceEpr]|--eval|--print)$/.test(before);
+}
+
 function printedText(program: string, words: readonly ResolvedWord[]): string | undefined {
   const values = words.map((word) => word.value);
   if (!values.every((value): value is string => value !== undefined)) return undefined;

@@ -118,15 +118,29 @@ function rewrite(name: string): GitCheck {
   return () => discard(`git ${name} rewrites the whole history of the repository; the old commits become unreachable.`);
 }
 
-function reflog(git: GitArguments): RuleMatch[] {
-  const expires = git.operands[0] === 'expire' && git.options.some((text) => text !== undefined && /^--expire(?:-unreachable)?=(?:now|all|0)/.test(text));
-  return git.operands[0] === 'delete' || expires ? discard('Expiring the reflog now removes the only record that lets lost commits be recovered.') : [];
+// Any explicit expiry date counts (`now`, `1.minute.ago`, `"2 days ago"`, a timestamp): the
+// analysis judges that the reflog is expired on request, not how the date is spelled. Only
+// `never`/`false` keep everything. `--expire DATE` as two words counts too.
+function explicitExpiry(git: GitArguments, ...names: string[]): boolean {
+  return git.options.some((text, index) => {
+    if (text === undefined) return false;
+    const name = names.find((candidate) => text === candidate || text.startsWith(`${candidate}=`));
+    if (name === undefined) return false;
+    const value = text === name ? git.options[index + 1] : text.slice(name.length + 1);
+    return value === undefined || !/^(?:never|false)$/i.test(value);
+  });
 }
 
-// `git gc --prune=now` is flagged alone, not only after a reflog expiry: it deletes at once what
-// the reflog no longer names (dropped stashes, branches deleted with their reflog).
+function reflog(git: GitArguments): RuleMatch[] {
+  const expires = git.operands[0] === 'expire' && explicitExpiry(git, '--expire', '--expire-unreachable');
+  return git.operands[0] === 'delete' || expires ? discard('Expiring the reflog early removes the only record that lets lost commits be recovered.') : [];
+}
+
+// `git gc --prune=<date>` is flagged alone, not only after a reflog expiry: it deletes at once what
+// the reflog no longer names (dropped stashes, branches deleted with their reflog). Any explicit
+// date but `never` counts: `--prune=1.second.ago` is `now` by another spelling.
 function gc(git: GitArguments): RuleMatch[] {
-  return git.has('--prune=now', '--prune=all') ? discard('git gc --prune=now deletes unreachable commits at once, without the usual two-week grace period.') : [];
+  return explicitExpiry(git, '--prune') ? discard('git gc --prune=<date> deletes unreachable commits older than that date at once, instead of after the usual two-week grace period.') : [];
 }
 
 function prune(git: GitArguments): RuleMatch[] {
@@ -159,6 +173,8 @@ function submodule(git: GitArguments): RuleMatch[] {
 /** The subcommands with a check; git runs its own command for these, never an alias of the same name. */
 export const gitSubcommandChecks: ReadonlyMap<string, GitCheck> = new Map<string, GitCheck>([
   ['push', push],
+  // The plumbing under push: the same force (`--force`, `+refspec`, `--mirror`) and deletions.
+  ['send-pack', push],
   ['reset', reset],
   ['clean', clean],
   ['checkout', checkout],

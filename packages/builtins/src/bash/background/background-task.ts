@@ -4,6 +4,7 @@ import type { BuiltinAgent } from '../../registry/builtin-agent.js';
 import { cleanTerminalOutput, unfinishedTerminalSequenceLength } from '../../text/clean-terminal-output.js';
 import type { SpillLocation } from '../../spill/spill-location.js';
 import type { BackgroundTaskArtifact, BackgroundTaskState } from './background-task-state.js';
+import { EMPTY_TYPED_LINE, type TypedLine } from './typed-line.js';
 
 /** How often a running task's staged writes are applied to the host (architecture §3.10). */
 export const SANDBOX_SYNC_MS = 1000;
@@ -52,6 +53,8 @@ export class BackgroundTask {
   readonly agentRole: BuiltinAgent;
   /** Its stdin: a pipe (or, with `tty`, the terminal's input) that `bash_input` writes to. */
   readonly stdin = new ProcessStdin();
+  /** The line typed into it since the last Enter, as its shell will run it (`typeInto`); `bash_input` keeps it. */
+  typedLine: TypedLine = EMPTY_TYPED_LINE;
   readonly #onEnd: ((task: BackgroundTask) => void) | undefined;
   readonly #controller = new AbortController();
   /** A tty's escape sequence (or `\r`) cut at the end of a chunk waits for the rest, so no read shows half of one. */

@@ -1,4 +1,4 @@
-import type { SandboxPolicy } from '@openwork/sandbox';
+import type { CommandFinding, SandboxPolicy } from '@openwork/sandbox';
 import { analyzeBashCommand } from '../dangerous-command-gate.js';
 import { CallInspection, defineTool, ToolExecutionError, type CallFacts } from '@openwork/tools-contract';
 import * as z from 'zod';
@@ -8,6 +8,7 @@ import { ANSWER_QUIET_MS, ANSWER_WAIT_MS, MAX_INPUT_BYTES } from './background-l
 import { findTask } from './find-task.js';
 import { isShellTask } from './shell-task.js';
 import { describe, renderTaskRead, taskStatusLine } from './render-task.js';
+import { typeInto, type TypedText } from './typed-line.js';
 import { taskIdSchema } from './wait-input.js';
 
 const inputSchema = z.strictObject({
@@ -48,7 +49,13 @@ export const bashInputTool = defineTool<typeof inputSchema, ToolSessionContext, 
     // A line for a shell is a command: a dangerous one is the host's approver's, or refused (docs/decisions/0104).
     if (isShellTask(task.command)) {
       const { gateDangerousCommand } = await import('../dangerous-command-gate.js');
-      const refused = await gateDangerousCommand({ command: input.input, toolId: 'bash_input', cwd: task.cwd, description: `input for background task ${task.id}` }, session, call);
+      // The line the shell will run, as prepare judged it (docs/decisions/0091): typed in parts, edited on a terminal.
+      const typed = typeInto(task.typedLine, input.input, task.tty);
+      const refused = await gateDangerousCommand(
+        { command: typed.text, toolId: 'bash_input', cwd: task.cwd, description: `input for background task ${task.id}`, findings: unmodelledFindings(typed) },
+        session,
+        call,
+      );
       if (refused !== undefined) return refused;
     }
     const written = task.stdin.write(input.input);
@@ -61,6 +68,8 @@ export const bashInputTool = defineTool<typeof inputSchema, ToolSessionContext, 
         `Nothing was typed into task ${task.id}: it has not read the ${formatCount(written.queuedBytes)} bytes typed before. Read its output with bash_output and wait until it takes input again.`,
       );
     }
+    // Typed: the next input continues this line (docs/decisions/0091).
+    task.typedLine = typeInto(task.typedLine, input.input, task.tty).next;
     await task.waitForAnswer(ANSWER_WAIT_MS, ANSWER_QUIET_MS, call.signal);
     return renderTaskRead(task, await task.read());
   },
@@ -69,17 +78,40 @@ export const bashInputTool = defineTool<typeof inputSchema, ToolSessionContext, 
 /**
  * §6.1 for bash_input: it `runs` the typed text with a description naming the task, for the
  * approval card; text typed into a shell (`isShellTask`) gets bash's danger analysis, resolved
- * against the task's folder — approvals then work as for bash.
+ * against the task's folder — approvals then work as for bash. What is judged is the line the
+ * shell will run (docs/decisions/0091-typed-input-judged-as-the-line-the-shell-runs.md): the
+ * line typed before this input and not yet ended with Enter, then this input, with a terminal's
+ * line editing (Ctrl-U, Ctrl-W, Backspace, Ctrl-C …) applied; a line edited with a key that
+ * cannot be followed (cursor keys, Tab, Ctrl-Y …) is dangerous when it runs.
  */
 function inspectInput(taskId: string, text: string, session: ToolSessionContext): CallInspection {
   const task = session.backgroundTasks.visibleTo(session.agentRole).find((candidate) => candidate.id === taskId);
   const facts: { danger?: unknown; description?: string } = {
     description: task === undefined ? `input for background task ${taskId}` : `input for background task ${taskId} (${describe(task)})`,
   };
+  let command = text;
   // Text for a shell (or a task this session cannot see: when in doubt, check) is a command.
   if (session.knownSandboxAvailability()?.available !== false && (task === undefined || isShellTask(task.command))) {
-    const analysis = analyzeBashCommand(text, session, task?.cwd ?? session.workingDirectory);
-    if (analysis.dangerous) facts.danger = analysis;
+    const typed = task === undefined ? typeInto({ line: '' }, text, false) : typeInto(task.typedLine, text, task.tty);
+    if (typed.continuesLine) {
+      command = typed.text;
+      facts.description = `${facts.description}: ends a line typed before, shown whole`;
+    }
+    const analysis = analyzeBashCommand(typed.text, session, task?.cwd ?? session.workingDirectory);
+    const findings: CommandFinding[] = [...analysis.findings, ...unmodelledFindings(typed)];
+    if (findings.length > 0) facts.danger = { dangerous: true, findings };
   }
-  return CallInspection.runs(text, facts as CallFacts);
+  return CallInspection.runs(command, facts as CallFacts);
+}
+
+/** A line run after keys the model does not follow (cursor, history, completion) is judged dangerous: what the shell runs is unknown. */
+function unmodelledFindings(typed: TypedText): CommandFinding[] {
+  if (typed.unmodelled === undefined) return [];
+  return [
+    {
+      rule: 'unparseable',
+      command: typed.text,
+      reason: `The line was edited with ${typed.unmodelled} on the task's terminal, so what the shell runs cannot be told from the keys typed. Type the whole command again without cursor, history or completion keys.`,
+    },
+  ];
 }

@@ -122,4 +122,51 @@ describe('bash_input and tty: true', () => {
     const bash = fixture.toolset.prepare('bash', { command: 'sleep 1', description: 'wait a second' });
     expect(bash.ok && bash.call.inspection['description']).toBe('wait a second');
   });
+
+  describe('typed input is judged as the line the shell will run (docs/decisions/0091)', () => {
+    /** The danger findings prepare reports for `input` typed into task `id`, and the command the card shows. */
+    function judged(fixture: BashFixture, id: string, input: string): { rules: string[]; command: string | undefined } {
+      const prepared = fixture.toolset.prepare('bash_input', { taskId: id, input });
+      if (!prepared.ok) throw new Error(ToolResult.text(prepared.result));
+      const danger = prepared.call.inspection['danger'] as { findings?: { rule: string }[] } | undefined;
+      return { rules: (danger?.findings ?? []).map((finding) => finding.rule), command: (prepared.call.inspection as { command?: string }).command };
+    }
+
+    it('on a pipe, text typed in two parts is one line: `git reset ` then `--hard\\n` is a hard reset', async () => {
+      const fixture = await bashFixture();
+      const id = taskId(await fixture.call('bash', { command: 'exec bash --norc', runInBackground: true, yieldMs: 0, description: 'a shell' }));
+      expect(judged(fixture, id, 'git reset ').rules).toEqual([]);
+      expect((await fixture.call('bash_input', { taskId: id, input: 'git reset ' })).status).toBe('succeeded');
+      expect(judged(fixture, id, '--hard\n')).toEqual({ rules: ['git-hard-reset'], command: 'git reset --hard\n' });
+      // Ended with Enter, a line is gone from the model: the next line stands alone.
+      expect((await fixture.call('bash_input', { taskId: id, input: '--soft\n' })).status).toBe('succeeded');
+      expect(judged(fixture, id, 'echo --hard\n').rules).toEqual([]);
+    });
+
+    it('on a terminal, line editing is applied first: Ctrl-U, Ctrl-W, Backspace and Ctrl-C change what runs', async () => {
+      const fixture = await bashFixture();
+      const id = taskId(await fixture.call('bash', { command: 'exec bash --norc -i', runInBackground: true, tty: true, yieldMs: 0, description: 'a shell' }));
+      expect(judged(fixture, id, 'echo harmless\x15git reset --hard HEAD\n').rules).toEqual(['git-hard-reset']);
+      expect(judged(fixture, id, 'git reset --soft\x17--hard\r').rules).toEqual(['git-hard-reset']);
+      expect(judged(fixture, id, 'git reset --hardly\x7f\x7f\n').rules).toEqual(['git-hard-reset']);
+      // The dangerous text erased before Enter never runs.
+      expect(judged(fixture, id, 'git reset --hard\x15git status\n').rules).toEqual([]);
+      expect(judged(fixture, id, 'git reset --hard\x03git status\n').rules).toEqual([]);
+      // Typed in parts on the terminal too: the erase of the first part's word, then the rest.
+      expect((await fixture.call('bash_input', { taskId: id, input: 'echo harmless' })).status).toBe('succeeded');
+      expect(judged(fixture, id, '\x15git reset --hard\n')).toMatchObject({ rules: ['git-hard-reset'] });
+    });
+
+    it('on a terminal, a line edited with keys the model cannot follow is asked for when it runs', async () => {
+      const fixture = await bashFixture();
+      const id = taskId(await fixture.call('bash', { command: 'exec bash --norc -i', runInBackground: true, tty: true, yieldMs: 0, description: 'a shell' }));
+      expect(judged(fixture, id, 'git status\x1b[D\x1b[D\n').rules).toEqual(['unparseable']);
+      expect(judged(fixture, id, 'git sta\t\n').rules).toEqual(['unparseable']);
+      expect(judged(fixture, id, '\x19\n').rules).toEqual(['unparseable']);
+      // Not yet run (no Enter): nothing to ask; the Enter that runs it asks.
+      expect(judged(fixture, id, 'git status\x1b[A').rules).toEqual([]);
+      expect((await fixture.call('bash_input', { taskId: id, input: 'git status\x1b[A' })).status).toBe('succeeded');
+      expect(judged(fixture, id, '\n').rules).toEqual(['unparseable']);
+    });
+  });
 });
