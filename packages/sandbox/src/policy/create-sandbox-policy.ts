@@ -11,6 +11,7 @@ import {
 } from './default-protected-paths.js';
 import { executableSearchFolders } from './executable-search-folders.js';
 import { mountAliases } from './mount-aliases.js';
+import { procfsMountPoints } from './process-secrets.js';
 import { detectLetterCase } from './detect-letter-case.js';
 import { findGitRedirections } from './find-git-redirections.js';
 import { SandboxConfigurationError } from './sandbox-error.js';
@@ -261,6 +262,7 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
     grants: Object.freeze([]),
     network,
     letterCase: options.letterCase ?? detectLetterCase([...sessionRoots, homeDirectory]),
+    procfsMounts: Object.freeze(procfsMountPoints()),
   });
   const grants = (options.grants ?? []).map((grant) => ({ ...grant, path: canonicalRoot(grant.path, 'grant path') }));
   return withGrants(policy, grants);
