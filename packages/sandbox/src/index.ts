@@ -13,6 +13,7 @@ export type {
 export type { SandboxLayout, ScopedPath } from './policy/sandbox-layout.js';
 export { SandboxError, SandboxConfigurationError } from './policy/sandbox-error.js';
 export {
+  credentialRuntimeDefaults,
   defaultCredentialHomeEntries,
   defaultSensitiveHomeEntries,
   defaultSensitiveRootEntries,
