@@ -97,7 +97,8 @@ export class SpillDirectory {
     }
     const files: { name: string; bytes: number; modified: number }[] = [];
     for (const name of names) {
-      if (name === own) continue;
+      // Spill files only: a running command's script (`<call>.command.sh`) is not one.
+      if (name === own || !name.endsWith('.txt')) continue;
       const stats = await lstat(`${this.directory}/${name}`).catch(() => undefined);
       if (stats?.isFile() === true) files.push({ name, bytes: stats.size, modified: stats.mtimeMs });
     }
