@@ -45,6 +45,40 @@ console.log(JSON.stringify(results));
 process.exit(0);
 `;
 
+/**
+ * The race, as the throwaway user: another user's socket it may reach when the call is wrapped,
+ * whose folder that user makes private before the sandbox starts. The start fails as the runner's;
+ * `vanishedMaskTarget` must name the socket so that the call is wrapped again, and the next wrap
+ * runs. The child says "wrapped" and waits for a line on stdin: the test changes the folder then.
+ */
+const raceScript = `
+import { spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { BubblewrapBackend, createSandboxPolicy, vanishedMaskTarget } from '@openwork/sandbox';
+
+const [root, ...sockets] = process.argv.slice(2);
+const workspace = join(root, 'workspace');
+const policy = createSandboxPolicy({ workspaceRoots: [workspace], homeDirectory: join(root, 'home'), tempRoots: [root], executableSearchPath: '' });
+const backend = new BubblewrapBackend();
+const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+const results = [];
+for (const socket of sockets) {
+  const first = backend.wrap({ argv: ['/bin/echo', 'ran'], cwd: workspace }, policy);
+  console.log('wrapped');
+  await lines.next();
+  const run = spawnSync(first.argv[0], first.argv.slice(1), { cwd: workspace, encoding: 'utf8' });
+  await first.release();
+  const vanished = vanishedMaskTarget(first.argv, { exitCode: run.status, output: run.stderr });
+  const again = backend.wrap({ argv: ['/bin/echo', 'ran'], cwd: workspace }, policy);
+  const second = spawnSync(again.argv[0], again.argv.slice(1), { cwd: workspace, encoding: 'utf8' });
+  await again.release();
+  results.push({ socket, masked: first.argv.includes(socket), firstStatus: run.status, firstError: run.stderr.trim(), vanished, second: second.stdout.trim() });
+}
+console.log(JSON.stringify(results));
+process.exit(0);
+`;
+
 let build: string | undefined;
 let root: string | undefined;
 let uid = 0;
@@ -68,6 +102,7 @@ beforeAll(async () => {
   uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
   build = await compileSourcesForChild();
   await writeFile(join(build, 'foreign-sockets-session.js'), sessionScript);
+  await writeFile(join(build, 'foreign-sockets-race.js'), raceScript);
   execFileSync('chmod', ['-R', 'a+rX', build]);
   root = await mkdtemp(join(tmpdir(), 'ow-foreign-sockets-'));
   await chmod(root, 0o755);
@@ -78,6 +113,7 @@ beforeAll(async () => {
   // Another user's (root's) private folder with a socket in it, in the temp root bash may write.
   await mkdir(join(root, 'private'), { mode: 0o700 });
   await listen(join(root, 'private', 'agent.sock'), 0);
+
   // A folder of the user's own holding a socket of the user's own, made unreadable once it listens.
   await mkdir(join(root, 'own', 'locked'));
   await chown(join(root, 'own', 'locked'), uid, 100);
@@ -87,6 +123,15 @@ beforeAll(async () => {
   await chmod(join(root, 'passable'), 0o711);
   const open = JSON.stringify(join(root, 'passable', 'open.sock'));
   await listen(join(root, 'passable', 'open.sock'), 0, `require('fs').chmodSync(${open},0o777)`);
+  // Root's sockets anyone may use, in folders anyone may pass (until the race makes them private):
+  // one in the temp root (masked by the stage helper inside the overlay), one outside every writable
+  // folder (masked by bwrap itself).
+  for (const folder of [join(root, 'race'), join(root, 'outside-race')]) {
+    await mkdir(folder, { mode: 0o711 });
+    await chmod(folder, 0o711);
+    const socket = JSON.stringify(join(folder, 'race.sock'));
+    await listen(join(folder, 'race.sock'), 0, `require('fs').chmodSync(${socket},0o777)`);
+  }
   const locked = JSON.stringify(join(root, 'own', 'locked'));
   await listen(join(root, 'own', 'locked', 'task.sock'), uid, `require('fs').chmodSync(${locked},0)`);
 }, 60_000);
@@ -119,5 +164,36 @@ describe.skipIf(!canRun)('sockets bash cannot see (as an ordinary user)', () => 
     }
     // The one the user could reach on the host is masked (refused, not a permission error).
     expect(reachable!.text).toContain('refused ECONNREFUSED');
+  }, 60_000);
+
+  it('a socket whose folder becomes private between the wrap and the start: recognised, and the next wrap runs', async () => {
+    const folders = [join(root!, 'race'), join(root!, 'outside-race')];
+    const child = spawn('setpriv', [`--reuid=${uid}`, '--regid=100', '--clear-groups', process.execPath, join(build!, 'foreign-sockets-race.js'), root!, ...folders.map((folder) => join(folder, 'race.sock'))], {
+      env: { PATH: '/usr/bin:/bin', HOME: join(root!, 'home') },
+      cwd: join(root!, 'workspace'),
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let output = '';
+    let next = 0;
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      output += chunk;
+      while (output.split('\n').filter((line) => line === 'wrapped').length > next) {
+        // The other user makes the folder private: the socket is out of the session user's reach now.
+        execFileSync('chmod', ['700', folders[next]!]);
+        next += 1;
+        child.stdin!.write('go\n');
+      }
+    });
+    await new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const results = JSON.parse(output.trim().split('\n').at(-1)!) as { socket: string; masked: boolean; firstStatus: number; firstError: string; vanished: string | undefined; second: string }[];
+    expect(results).toHaveLength(2);
+    for (const result of results) {
+      expect(result.masked, JSON.stringify(result)).toBe(true);
+      if (result.firstStatus !== 0) expect(result.vanished, JSON.stringify(result)).toBe(result.socket);
+      expect(result.second, JSON.stringify(result)).toBe('ran');
+    }
+    // At least one start really failed on the unreadable folder (else the race was not made).
+    expect(results.some((result) => result.firstStatus !== 0), JSON.stringify(results)).toBe(true);
   }, 60_000);
 });
