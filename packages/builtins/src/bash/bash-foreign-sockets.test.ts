@@ -34,7 +34,8 @@ const session = new ToolSessionContext({
   environment: { PATH: '/usr/bin:/bin', HOME: home }, filesystem: new NodeFileSystem(), processBackend: new NodeProcessBackend(),
 });
 const toolset = await finalizeBuiltinToolset(session, {});
-const sandboxPolicy = sessionSandboxPolicy(session, {});
+// The test's own folder as the temp root: other users' mounts elsewhere in /tmp (a known limit) stay out of it.
+const sandboxPolicy = sessionSandboxPolicy(session, { tempRoots: [root] });
 const results = [];
 const connect = (path) => \`\${JSON.stringify(process.execPath)} -e 'const s=require("net").connect(process.argv[1]);s.on("connect",()=>{console.log("CONNECTED");process.exit(0)});s.on("error",e=>{console.log("refused "+e.code);process.exit(0)})' \${JSON.stringify(path)}\`;
 for (const command of ['echo bash-runs', connect(foreign), connect(locked), connect(reachable)]) {
