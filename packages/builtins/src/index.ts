@@ -14,7 +14,7 @@ export { sessionSandboxPolicy, type SessionPolicyOptions } from './context/sessi
 export { FileObservations, type ObservationRejection } from './observations/file-observations.js';
 
 // Spill (§8.2)
-export { SpillDirectory, type SpillDirectoryOptions } from './spill/spill-directory.js';
+export { MAX_SESSION_SPILL_BYTES, MAX_SESSION_SPILL_FILES, SpillDirectory, type SpillDirectoryOptions, type SpillPruning } from './spill/spill-directory.js';
 export type { SpillLocation } from './spill/spill-location.js';
 export { SpillWriter, type SpillOutcome } from './spill/spill-writer.js';
 

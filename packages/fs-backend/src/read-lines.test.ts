@@ -79,7 +79,7 @@ describe('readLines', () => {
     expect(cut.truncated).toBe(true);
     expect(cut.text).toBe('x'.repeat(7999) + 'Y');
     expect(lines[0]?.truncated).toBe(false);
-    expect(summary).toEqual({ lineCount: 3, byteLength: content.length, sha256: sha256(content) });
+    expect(summary).toEqual({ lineCount: 3, byteLength: content.length, sha256: sha256(content), complete: true });
   });
 
   it('counts a last line without a trailing newline, and an empty file as zero lines', async () => {
@@ -89,7 +89,7 @@ describe('readLines', () => {
     expect((await collect(await fileWith('\n'))).summary.lineCount).toBe(1);
     const empty = await collect(await fileWith(''));
     expect(empty.lines).toEqual([]);
-    expect(empty.summary).toEqual({ lineCount: 0, byteLength: 0, sha256: sha256(Buffer.alloc(0)) });
+    expect(empty.summary).toEqual({ lineCount: 0, byteLength: 0, sha256: sha256(Buffer.alloc(0)), complete: true });
     const last = (await collect(await fileWith('a\nb'))).lines[1];
     expect(last?.terminator).toBe('none');
     expect(last?.text).toBe('b');
@@ -155,7 +155,7 @@ describe('readLines', () => {
       },
     });
     expect(delivered).toEqual([40, 41, 42]);
-    expect(summary).toEqual({ lineCount: 100, byteLength: content.length, sha256: sha256(content) });
+    expect(summary).toEqual({ lineCount: 100, byteLength: content.length, sha256: sha256(content), complete: true });
     const beyond = await collect(await fileWith(content), { firstLine: 500 });
     expect(beyond.lines).toEqual([]);
     expect(beyond.summary.lineCount).toBe(100);
@@ -175,7 +175,7 @@ describe('readLines', () => {
           const path = await fileWith(content, 'property.bin');
           const { lines, summary } = await collect(path, { maxLineBytes, firstLine }, new NodeFileSystem({ chunkBytes }));
           const expected = referenceLines(content, maxLineBytes);
-          expect(summary).toEqual({ lineCount: expected.length, byteLength: content.length, sha256: sha256(content) });
+          expect(summary).toEqual({ lineCount: expected.length, byteLength: content.length, sha256: sha256(content), complete: true });
           expect(lines.map(plain)).toEqual(expected.filter((line) => line.number >= firstLine));
           for (const line of lines.filter((delivered) => delivered.isValidUtf8)) {
             const decoded = Buffer.from(line.bytes).toString();
@@ -223,7 +223,7 @@ describe('readLines', () => {
     peakArrayBuffers = Math.max(peakArrayBuffers, after.arrayBuffers);
     peakHeap = Math.max(peakHeap, after.heapUsed);
 
-    expect(summary).toEqual({ lineCount: 1, byteLength: size, sha256: reference.digest('hex') });
+    expect(summary).toEqual({ lineCount: 1, byteLength: size, sha256: reference.digest('hex'), complete: true });
     expect(lines).toHaveLength(1);
     expect(lines[0]?.bytes.length).toBe(8000);
     expect(lines[0]?.byteLength).toBe(size);
@@ -261,5 +261,40 @@ describe('readLines', () => {
       })
       .catch((caught: unknown) => caught);
     expect(FileSystemError.isInstance(error) && error.code).toBe('cancelled');
+  });
+
+  it('maxBytes: a 1 TiB sparse file is read only as far as asked, said by complete: false; whole lines only', async () => {
+    const path = await fileWith('first\nsecond\nthird');
+    const handle = await open(path, 'r+');
+    await handle.truncate(2 ** 40); // a terabyte of zeros after the text: a full read would never end in a test
+    await handle.close();
+    const { lines, summary } = await collect(path, { maxBytes: 16 });
+    // 'first\nsecond\nthi': two whole lines; the cut third one is neither counted nor delivered.
+    expect(lines.map((line) => line.text)).toEqual(['first', 'second']);
+    expect(summary).toEqual({ lineCount: 2, byteLength: 16, sha256: sha256(Buffer.from('first\nsecond\nthi')), complete: false });
+    // The bound lets a hole show as what it is: a NUL byte in the line read so far.
+    const deep = await collect(path, { maxBytes: 1024 * 1024, firstLine: 3 });
+    expect(deep.lines).toHaveLength(1);
+    expect(deep.lines[0]).toMatchObject({ number: 3, hasNul: true });
+    expect(deep.summary).toMatchObject({ lineCount: 3, byteLength: 1024 * 1024, complete: false });
+  });
+
+  it('maxBytes at or past the end of the file is a whole read', async () => {
+    const path = await fileWith('a\nb\n');
+    expect((await collect(path, { maxBytes: 4 })).summary).toEqual({ lineCount: 2, byteLength: 4, sha256: sha256(Buffer.from('a\nb\n')), complete: true });
+    expect((await collect(path, { maxBytes: 100 })).summary.complete).toBe(true);
+  });
+
+  it('a deadline stops counting after the delivered lines, never before them', async () => {
+    const path = await fileWith('x\n'.repeat(1000));
+    const fileSystem = new NodeFileSystem({ chunkBytes: 64 });
+    // A deadline already past: the lines asked for are still delivered whole, the counting after them stops.
+    const lines: string[] = [];
+    const summary = await fileSystem.readLines(path, { deadline: 0, onLine: (line) => lines.push(line.text) < 40 });
+    expect(lines).toHaveLength(40);
+    expect(summary.complete).toBe(false);
+    expect(summary.lineCount).toBeLessThan(1000);
+    expect(summary.lineCount).toBeGreaterThanOrEqual(40);
+    expect((await fileSystem.readLines(path, { deadline: Date.now() + 60_000 })).complete).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ export type {
 export type { SandboxLayout, ScopedPath } from './policy/sandbox-layout.js';
 export { SandboxError, SandboxConfigurationError } from './policy/sandbox-error.js';
 export {
+  credentialRuntimeDefaults,
   defaultCredentialHomeEntries,
   defaultSensitiveHomeEntries,
   defaultSensitiveRootEntries,
@@ -47,6 +48,7 @@ export type { SensitiveKindRules } from './policy/sensitive-kinds.js';
 export { protectedParents } from './policy/protected-parents.js';
 export { detectLetterCase } from './policy/detect-letter-case.js';
 export { checkAccess, classifyPath, toolSlot } from './policy/check-access.js';
+export { isProcessSecretPath, mayHoldProcessSecrets, processSecretEntries, procfsSecretEntries } from './policy/process-secrets.js';
 export type { CheckAccessOptions } from './policy/check-access.js';
 export type { AccessDecision, SuggestedGrant } from './policy/access-decision.js';
 export { ResolvedPath, resolveCheckedPath, resolveCheckedPathSync } from './policy/resolve-checked-path.js';

@@ -282,7 +282,8 @@ class ClientRootsFollower {
     this.#refreshing = this.#refreshing
       .then(async () => {
         const answer = await listRoots();
-        const { folders, dropped } = await workspaceRootsFromClient(answer.roots);
+        // Judged under the session's policy: a root never lowers the tier of HOME, the OpenWork home or credentials.
+        const { folders, dropped } = await workspaceRootsFromClient(answer.roots, this.#session.sandboxPolicy());
         for (const root of dropped) this.#notify('warning', `openwork mcp: ignored the client's root ${root.uri}: ${root.reason}`);
         this.#pending = folders.length > 0 ? folders : this.#fallback;
         await this.#apply();

@@ -9,6 +9,7 @@ import { bashEnvironment } from './bash-environment.js';
 import { bashFileChanges } from './bash-file-changes.js';
 import { resolveWorkdir } from './resolve-workdir.js';
 import { clampTimeout, effectiveTimeout } from './effective-timeout.js';
+import { withNote } from './with-note.js';
 import { renderBashResult } from './render-bash-result.js';
 import { runSandboxedBash } from './run-sandboxed-bash.js';
 import type { BashInput } from './bash-tool.js';
@@ -46,6 +47,8 @@ export async function runBashCall(input: BashInput, session: ToolSessionContext,
       "[timed out after 0 ms; duration 0 ms]\nThe command did not run: this call's deadline had already passed when it was to start. A larger timeoutMs does not help.",
     );
   }
+  // The session's spill files stay within their total (oldest removed first, said in the result).
+  const pruned = await session.spill?.makeRoom(call.callId);
   const run = await runSandboxedBash(session, {
     command: input.command,
     callId: call.callId,
@@ -61,7 +64,7 @@ export async function runBashCall(input: BashInput, session: ToolSessionContext,
   if (run.releaseError !== undefined) {
     call.reportProgress({ kind: 'message', message: `sandbox clean-up after the command failed: ${run.releaseError}` });
   }
-  const output = renderBashResult({
+  const rendered = renderBashResult({
     outcome: run.outcome,
     policy,
     cwd,
@@ -69,6 +72,7 @@ export async function runBashCall(input: BashInput, session: ToolSessionContext,
     notices: run.notices,
     refusedWrites: run.staged?.refused.length ?? 0,
   });
+  const output = pruned === undefined ? rendered : withNote(rendered, pruned.note);
   // Spec §8.4 / architecture §3.10: what the command changed on the host, for the host and UI only.
   if (run.staged === undefined) return output;
   const artifacts = await bashFileChanges(run.staged, { callId: call.callId, filesystem: session.filesystem, displayPath: (path) => session.displayPath(path) });

@@ -1,4 +1,4 @@
-import { checkAccess, deriveSandboxLayout, isInsideScopedPath, type SandboxPolicy, type ScopedPath } from '@openwork/sandbox';
+import { checkAccess, deriveSandboxLayout, isInsideScopedPath, mayHoldProcessSecrets, type SandboxPolicy, type ScopedPath } from '@openwork/sandbox';
 
 /**
  * Acceptance 10b for a walk: no credential path is listed or read. `readable` is the policy's own
@@ -6,7 +6,8 @@ import { checkAccess, deriveSandboxLayout, isInsideScopedPath, type SandboxPolic
  * directory that provably holds no credential path — one that is not inside any unreadable entry
  * and has none at or below it — since only those entries deny a read (architecture §3.2, the
  * `SandboxLayout` read rule), compared without ASCII letter case where the policy's file system
- * folds it. Everywhere else each entry is checked.
+ * folds it. Everywhere else each entry is checked — below procfs too, where process secrets
+ * (`environ`, `mem` …) are credentials for file tools.
  */
 export class CredentialFence {
   readonly #policy: SandboxPolicy;
@@ -24,6 +25,7 @@ export class CredentialFence {
   /** Whether an entry of `directory` could be a credential path (then each one is checked). */
   mayHoldCredentials(directory: string): boolean {
     const folded = this.#fold(directory);
+    if (mayHoldProcessSecrets(this.#policy, directory)) return true;
     const prefix = folded === '/' ? '/' : `${folded}/`;
     return this.#unreadable.some((entry) => isInsideScopedPath(folded, entry) || entry.path === folded || entry.path.startsWith(prefix));
   }

@@ -7,7 +7,7 @@ import { NodeProcessBackend, type ProcessBackend } from '@openwork/process-backe
 import { UnavailableSandboxBackend, type SandboxBackend, type SandboxPolicy, type PathGrant } from '@openwork/sandbox';
 import { ToolResult, type FinalizedToolset, type ToolProgressListener } from '@openwork/tools-contract';
 import { FileObservations } from '../observations/file-observations.js';
-import { SpillDirectory } from '../spill/spill-directory.js';
+import { SpillDirectory, type SpillDirectoryOptions } from '../spill/spill-directory.js';
 import { ToolSessionContext, type ToolSessionContextOptions } from '../context/tool-session-context.js';
 import { sessionSandboxPolicy, type SessionPolicyOptions } from '../context/session-sandbox-policy.js';
 import { finalizeBuiltinToolset } from '../registry/builtin-registry.js';
@@ -29,6 +29,8 @@ export interface FixtureOptions {
   readonly observations?: FileObservations;
   /** `false`: no spill directory. */
   readonly spill?: boolean;
+  /** Bounds of the spill directory (small ones for tests of the session's total). */
+  readonly spillLimits?: Pick<SpillDirectoryOptions, 'maxBytes' | 'maxTotalBytes' | 'maxFiles'>;
   readonly sessionId?: string;
   /** Skill roots, relative to the temp root (created); hard-protected like the OpenWork home. */
   readonly skillRoots?: readonly string[];
@@ -88,7 +90,7 @@ export async function createFixture(options: FixtureOptions = {}): Promise<Built
     environment: options.environment ?? { PATH: '/usr/bin:/bin', HOME: home },
     filesystem: options.filesystem ?? new NodeFileSystem(),
     processBackend: options.processBackend ?? new NodeProcessBackend(),
-    ...(options.spill === false ? {} : { spill: new SpillDirectory({ openworkHome, sessionId: options.sessionId ?? 'session-1', homeDirectory: home }) }),
+    ...(options.spill === false ? {} : { spill: new SpillDirectory({ openworkHome, sessionId: options.sessionId ?? 'session-1', homeDirectory: home, ...options.spillLimits }) }),
     ...(options.observations === undefined ? {} : { observations: options.observations }),
     ...(options.backgroundTasks === undefined ? {} : { backgroundTasks: options.backgroundTasks }),
     agentRole: options.agent ?? 'default',

@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import { detectRunnerFailure } from '../command/detect-runner-failure.js';
 
 /** bwrap's own words when a mount destination is missing and cannot be created (bwrap 0.4–0.11). */
-const cannotCreate = /^bwrap: Can't (?:create file at|mkdir parents for|mkdir) (.+): [^:]+$/;
-/** The stage helper's words when a mount's target is missing (`stageFailureLine`, errno 2: ENOENT). */
-const helperMountFailed = /^openwork sandbox: could not mount the staged writable roots \(mount failed at (.+), errno 2\); the command did not run$/;
+const cannotCreate = /^bwrap: Can't (?:create file at|mkdir parents for|mkdir) (.+): ([^:]+)$/;
+/** The stage helper's words when a mount's target is missing or out of reach (`stageFailureLine`, errno 2: ENOENT, 13: EACCES). */
+const helperMountFailed = /^openwork sandbox: could not mount the staged writable roots \(mount failed at (.+), errno (2|13)\); the command did not run$/;
 
 /** The targets of the stage helper's masks (`N`, and `B` of a /dev/null or a socket bound aside) in `helper <ops> <operands…> …`. */
 function helperMasks(command: readonly string[]): Set<string> {
@@ -29,14 +29,20 @@ function helperMasks(command: readonly string[]): Set<string> {
  * bwrap then fails before the command starts: `bwrap: Can't create file at <path>: Read-only file
  * system`. Returns that path when this is what happened — bwrap said only that, about a mask of this
  * very argv, and the path is gone from the host now — so that the caller wraps again from the host
- * as it is (nothing of the command ran); undefined for anything else.
+ * as it is (nothing of the command ran); undefined for anything else. The same when the mask failed
+ * with "Permission denied" and the path is out of this user's reach on the host now (a folder made
+ * unreadable after it was listed): the next wrap skips what it cannot reach.
  */
 export function vanishedMaskTarget(argv: readonly string[], outcome: { readonly exitCode: number | null; readonly output: string }): string | undefined {
   const line = detectRunnerFailure({ exitCode: outcome.exitCode ?? 1, output: outcome.output })?.line;
   if (line === undefined) return undefined;
   const end = argv.indexOf('--');
   const options = end === -1 ? argv : argv.slice(0, end);
-  let target = cannotCreate.exec(line)?.[1];
+  const created = cannotCreate.exec(line);
+  let target = created?.[1];
+  // Why the mask could not be placed: gone (ENOENT), or out of reach (EACCES: its folder was made
+  // unreadable meanwhile, or belongs to another user) — then the host must show the same now.
+  let outOfReach = created?.[2] === 'Permission denied';
   let masked = false;
   if (target !== undefined) {
     // Only bwrap's own options count, never the command after `--`.
@@ -48,14 +54,18 @@ export function vanishedMaskTarget(argv: readonly string[], outcome: { readonly 
     }
   } else {
     // The stage helper masks sockets inside an overlay itself (`N <socket>`); ENOENT there is the same case.
-    target = helperMountFailed.exec(line)?.[1];
+    const helper = helperMountFailed.exec(line);
+    target = helper?.[1];
+    outOfReach = helper?.[2] === '13';
     if (target === undefined || end === -1) return undefined;
     masked = helperMasks(argv.slice(end + 1)).has(target);
   }
   if (!masked) return undefined;
   try {
-    return fs.lstatSync(target, { throwIfNoEntry: false }) === undefined ? target : undefined;
-  } catch {
-    return undefined; // ENOTDIR, EACCES: not the vanished-socket case
+    const present = fs.lstatSync(target, { throwIfNoEntry: false }) !== undefined;
+    return !outOfReach && !present ? target : undefined;
+  } catch (error) {
+    // Out of reach for this user now: the next wrap skips it (it cannot be reached from the sandbox either).
+    return outOfReach && (error as NodeJS.ErrnoException).code === 'EACCES' ? target : undefined;
   }
 }

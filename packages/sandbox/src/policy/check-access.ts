@@ -3,6 +3,7 @@ import { deriveSandboxLayout } from './derive-sandbox-layout.js';
 import { isInsideAnyScopedPath } from './is-inside-scoped-path.js';
 import { judgeLayoutAccess } from './layout-allows.js';
 import { isInsideAnyProtectedEntry } from './letter-case.js';
+import { isGrantedProcessSecret, isProcessSecretPath } from './process-secrets.js';
 import { protectedParents } from './protected-parents.js';
 import type { SandboxLayout } from './sandbox-layout.js';
 import type { PathAccess, PathTier, SandboxActor, SandboxMode, SandboxPolicy } from './sandbox-policy.js';
@@ -111,6 +112,14 @@ export function checkAccess(
   options: CheckAccessOptions = {},
 ): AccessDecision {
   const layout = layoutOf(policy);
+  // §3.8: a file tool runs in the openwork process; what a process keeps to itself in procfs is a
+  // credential for it (sandboxed processes have their own procfs, where they see only themselves).
+  if (actor === 'file-tool' && isProcessSecretPath(policy, canonicalPath) && !isGrantedProcessSecret(policy, canonicalPath, access)) {
+    const suggestedGrant = { path: canonicalPath, access, scope: 'exact' as const };
+    const why = 'a process secret (the environment, arguments, memory and open files of a process are unreadable without approval)';
+    const message = escalationText(canonicalPath, why, access, options.tool ?? toolSlot);
+    return { allowed: false, path: canonicalPath, access, tier: 'credential', sandboxDenied: true, message, suggestedGrant };
+  }
   const judgement = judgeLayoutAccess(layout, canonicalPath, access, actor);
   const classified = classifyPath(layout, canonicalPath);
   // A write refused by a kind rule (e.g. a repository's hooks folder, found on the host) is tier 3.

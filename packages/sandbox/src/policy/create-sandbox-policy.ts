@@ -4,6 +4,7 @@ import { canonicalRoot, entryLocation, protectedLocations, requireAbsolute } fro
 import { canonicalizePathSync } from './canonicalize-path.js';
 import {
   credentialHomeDefaultsUnguardedWhenMissing,
+  credentialRuntimeDefaults,
   defaultCredentialHomeEntries,
   defaultSensitiveHomeEntries,
   defaultSensitiveRootEntries,
@@ -11,6 +12,7 @@ import {
 } from './default-protected-paths.js';
 import { executableSearchFolders } from './executable-search-folders.js';
 import { mountAliases } from './mount-aliases.js';
+import { procfsMountPoints } from './process-secrets.js';
 import { detectLetterCase } from './detect-letter-case.js';
 import { findGitRedirections } from './find-git-redirections.js';
 import { SandboxConfigurationError } from './sandbox-error.js';
@@ -37,8 +39,14 @@ export interface CreateSandboxPolicyOptions {
   readonly skillRoots?: readonly string[];
   /** Default `[os.tmpdir(), '/tmp']`; `[]` for none. */
   readonly tempRoots?: readonly string[];
-  /** Tier 2 additions or replacement (home-relative or absolute). */
+  /** Tier 2 additions or replacement (home-relative or absolute). `replace` replaces the runtime folder's defaults too. */
   readonly credentialPaths?: ProtectedPathList;
+  /**
+   * The user's runtime folder, whose default credentials (`credentialRuntimeDefaults`: podman's
+   * registry logins) are tier 2. Default: `$XDG_RUNTIME_DIR` when absolute, else `/run/user/<uid>`
+   * when it exists; `null` for none.
+   */
+  readonly runtimeDirectory?: string | null;
   /** Tier 3 home additions or replacement (home-relative or absolute). */
   readonly sensitiveHomePaths?: ProtectedPathList;
   /** Tier 3 names below every writable root, additions or replacement. */
@@ -180,12 +188,28 @@ function hardProtectedAliasesOf(roots: SessionRoots, options: CreateSandboxPolic
   );
 }
 
+/** The runtime folder whose default credentials are protected (see `runtimeDirectory`), or none. */
+function runtimeDirectoryOf(options: CreateSandboxPolicyOptions): string | undefined {
+  if (options.runtimeDirectory === null) return undefined;
+  if (options.runtimeDirectory !== undefined) return canonicalRoot(options.runtimeDirectory, 'runtimeDirectory');
+  const fromEnvironment = process.env['XDG_RUNTIME_DIR'];
+  const candidate = fromEnvironment?.startsWith('/') === true ? fromEnvironment : process.getuid === undefined ? undefined : `/run/user/${process.getuid()}`;
+  if (candidate === undefined) return undefined;
+  try {
+    return canonicalRoot(candidate, 'runtimeDirectory');
+  } catch {
+    return undefined; // not there, or not reachable: it holds nothing to protect
+  }
+}
+
 /** Tier 2 at every location and mount path, and which of them need no mask while missing. */
 function credentialsOf(roots: SessionRoots, options: CreateSandboxPolicyOptions): { readonly paths: string[]; readonly unguardedWhenMissing: string[] } {
   const locations = (entry: string): string[] =>
     withMountAliases(protectedLocations(homeRelative(entry, roots.homeDirectory, 'credential path'), 'credential path'));
-  const entries = resolveList(defaultCredentialHomeEntries, options.credentialPaths);
-  const unguarded = new Set(credentialHomeDefaultsUnguardedWhenMissing.map((entry) => entry.path));
+  const runtime = runtimeDirectoryOf(options);
+  const runtimeEntries = runtime === undefined ? [] : credentialRuntimeDefaults.map((entry) => path.posix.join(runtime, entry.path));
+  const entries = resolveList([...defaultCredentialHomeEntries, ...runtimeEntries], options.credentialPaths);
+  const unguarded = new Set([...credentialHomeDefaultsUnguardedWhenMissing.map((entry) => entry.path), ...runtimeEntries]);
   return { paths: unique(entries.flatMap(locations)), unguardedWhenMissing: unique(entries.filter((entry) => unguarded.has(entry)).flatMap(locations)) };
 }
 
@@ -261,6 +285,7 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
     grants: Object.freeze([]),
     network,
     letterCase: options.letterCase ?? detectLetterCase([...sessionRoots, homeDirectory]),
+    procfsMounts: Object.freeze(procfsMountPoints()),
   });
   const grants = (options.grants ?? []).map((grant) => ({ ...grant, path: canonicalRoot(grant.path, 'grant path') }));
   return withGrants(policy, grants);

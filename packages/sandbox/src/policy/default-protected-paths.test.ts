@@ -6,6 +6,7 @@ import { checkAccess, createSandboxPolicy } from '../index.js';
 import {
   credentialHomeDefaultsGuardedWhenMissing,
   credentialHomeDefaultsUnguardedWhenMissing,
+  credentialRuntimeDefaults,
   openworkHomeSecretDefaults,
   sensitiveHomeDefaults,
 } from './default-protected-paths.js';
@@ -34,14 +35,14 @@ describe('default protected paths (architecture §3.8: each entry carries its re
 
   it('the README lists every default credential, start-up and stored-secret entry with its reason', () => {
     const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const entry of [...credentialHomeDefaultsGuardedWhenMissing, ...credentialHomeDefaultsUnguardedWhenMissing, ...sensitiveHomeDefaults, ...openworkHomeSecretDefaults]) {
+    for (const entry of [...credentialHomeDefaultsGuardedWhenMissing, ...credentialHomeDefaultsUnguardedWhenMissing, ...credentialRuntimeDefaults, ...sensitiveHomeDefaults, ...openworkHomeSecretDefaults]) {
       expect(readme, entry.path).toContain(`| \`${entry.path}\` | ${entry.reason.replace(/\|/g, '\\|')} |`);
     }
   });
 
   it('the classes of architecture §3.8 are credentials for file tools and processes, existing or not', () => {
     const p = policy();
-    for (const file of ['.pgpass', '.my.cnf', '.cargo/credentials.toml', '.vault-token', '.config/hub', '.config/glab-cli/config.yml', '.terraform.d/credentials.tfrc.json', '.gem/credentials', '.m2/settings.xml', '.gradle/gradle.properties', '.nuget/NuGet/NuGet.Config', '.config/rclone/rclone.conf', '.yarnrc.yml', '.bash_history', '.zsh_history', '.python_history', '.node_repl_history', '.psql_history', '.config/op/config', '.config/Bitwarden CLI/data.json', '.config/doctl/config.yaml', '.config/containers/auth.json', '.env', '.ssh2/id_rsa_2048_a', '.composer/auth.json', '.config/pip/pip.conf']) {
+    for (const file of ['.claude/.credentials.json', '.codex/auth.json', '.cache/huggingface/token', '.huggingface/token', '.databrickscfg', '.snowflake/connections.toml', '.config/gcloud/credentials.db', '.pgpass', '.my.cnf', '.cargo/credentials.toml', '.vault-token', '.config/hub', '.config/glab-cli/config.yml', '.terraform.d/credentials.tfrc.json', '.gem/credentials', '.m2/settings.xml', '.gradle/gradle.properties', '.nuget/NuGet/NuGet.Config', '.config/rclone/rclone.conf', '.yarnrc.yml', '.bash_history', '.zsh_history', '.python_history', '.node_repl_history', '.psql_history', '.config/op/config', '.config/Bitwarden CLI/data.json', '.config/doctl/config.yaml', '.config/containers/auth.json', '.env', '.ssh2/id_rsa_2048_a', '.composer/auth.json', '.config/pip/pip.conf']) {
       for (const actor of ['file-tool', 'process'] as const) {
         expect(checkAccess(p, path.join(home, file), 'read', actor), file).toMatchObject({ allowed: false, tier: 'credential' });
       }
@@ -78,5 +79,16 @@ describe('default protected paths (architecture §3.8: each entry carries its re
     expect(checkAccess(p, path.join(own, 'call.txt'), 'read', 'process').allowed).toBe(true);
     expect(checkAccess(p, path.join(own, 'call.txt'), 'write', 'process').allowed).toBe(false);
     expect(checkAccess(p, path.join(openwork, 'observations.json'), 'read', 'file-tool').allowed).toBe(true);
+  });
+
+  it('the runtime folder: podman\'s registry logins are credentials there; none when it is turned off', () => {
+    const runtime = path.join(root, 'run-user');
+    fs.mkdirSync(runtime, { recursive: true });
+    const p = policy({ runtimeDirectory: runtime });
+    expect(checkAccess(p, path.join(runtime, 'containers/auth.json'), 'read', 'file-tool')).toMatchObject({ allowed: false, tier: 'credential' });
+    expect(checkAccess(p, path.join(runtime, 'containers/auth.json'), 'read', 'process').allowed).toBe(false);
+    expect(checkAccess(p, path.join(runtime, 'bus'), 'read', 'file-tool').allowed).toBe(true);
+    expect(checkAccess(policy({ runtimeDirectory: null }), path.join(runtime, 'containers/auth.json'), 'read', 'file-tool').allowed).toBe(true);
+    expect(checkAccess(policy({ runtimeDirectory: runtime, credentialPaths: { replace: [] } }), path.join(runtime, 'containers/auth.json'), 'read', 'file-tool').allowed).toBe(true);
   });
 });

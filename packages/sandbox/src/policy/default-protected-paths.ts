@@ -120,9 +120,47 @@ export const credentialHomeDefaultsUnguardedWhenMissing: readonly ProtectedEntry
   { path: '.pg_service.conf', reason: 'PostgreSQL service passwords' },
   { path: '.mongorc.js', reason: 'MongoDB shell (credentials in scripts)' },
   { path: '.dbshell', reason: 'MongoDB shell history' },
-  // Container registries.
+  // Container registries (their runtime location: `credentialRuntimeDefaults`).
   { path: '.config/containers/auth.json', reason: 'podman / buildah / skopeo registry logins' },
   { path: '.config/containers/auth', reason: 'registry logins' },
+  { path: '.config/containers/certs.d', reason: 'client certificates and keys for registries' },
+  { path: '.singularity/remote.yaml', reason: 'Apptainer / Singularity registry tokens' },
+  { path: '.apptainer/remote.yaml', reason: 'Apptainer registry tokens' },
+  // AI tools: API keys and sign-in tokens of coding agents and model providers.
+  { path: '.claude/.credentials.json', reason: 'Claude Code sign-in tokens' },
+  { path: '.claude.json', reason: 'Claude Code account and API key (`primaryApiKey`), MCP servers with their tokens' },
+  { path: '.codex/auth.json', reason: 'Codex CLI OpenAI API key and ChatGPT sign-in tokens' },
+  { path: '.gemini/oauth_creds.json', reason: 'Gemini CLI Google sign-in tokens' },
+  { path: '.gemini/.env', reason: 'Gemini CLI API keys' },
+  { path: '.config/github-copilot', reason: 'GitHub Copilot tokens (editors and the CLI)' },
+  { path: '.aider.conf.yml', reason: 'aider configuration with provider API keys' },
+  { path: '.config/openai', reason: 'OpenAI CLI API keys' },
+  { path: '.config/anthropic', reason: 'Anthropic CLI API keys' },
+  { path: '.config/llm', reason: 'llm (simonw) `keys.json` with provider API keys' },
+  { path: '.local/share/io.datasette.llm', reason: 'llm (simonw) `keys.json` with provider API keys (default location)' },
+  { path: '.continue/config.json', reason: 'Continue provider API keys' },
+  { path: '.continue/config.yaml', reason: 'Continue provider API keys' },
+  // Model and data-set hubs.
+  { path: '.cache/huggingface/token', reason: 'Hugging Face access token' },
+  { path: '.cache/huggingface/stored_tokens', reason: 'Hugging Face access tokens, every one saved' },
+  { path: '.huggingface/token', reason: 'Hugging Face access token (old location)' },
+  { path: '.kaggle/kaggle.json', reason: 'Kaggle API key' },
+  { path: '.config/kaggle/kaggle.json', reason: 'Kaggle API key (XDG location)' },
+  { path: '.config/replicate', reason: 'Replicate API token' },
+  { path: '.ollama/id_ed25519', reason: 'Ollama private key (signs pushes to ollama.com)' },
+  // Data platforms and their CLIs.
+  { path: '.databrickscfg', reason: 'Databricks tokens and client secrets' },
+  { path: '.snowflake', reason: 'Snowflake CLI connections with passwords, tokens and key paths' },
+  { path: '.snowsql/config', reason: 'SnowSQL passwords' },
+  { path: '.dbt/profiles.yml', reason: 'dbt warehouse credentials' },
+  { path: '.odbc.ini', reason: 'ODBC data sources with passwords' },
+  { path: '.clickhouse-client/config.xml', reason: 'ClickHouse client password' },
+  { path: '.config/clickhouse', reason: 'ClickHouse client password (XDG location)' },
+  { path: '.mc/config.json', reason: 'MinIO client access keys' },
+  { path: '.confluent', reason: 'Confluent CLI credentials and API keys' },
+  { path: '.prefect/profiles.toml', reason: 'Prefect API keys' },
+  { path: '.config/influxdb2', reason: 'InfluxDB CLI tokens' },
+  { path: '.trino_history', reason: 'Trino CLI history (SQL with passwords)' },
   // Git hosting CLIs.
   { path: '.config/hub', reason: 'hub (GitHub) token' },
   { path: '.config/glab-cli', reason: 'GitLab CLI token' },
@@ -142,6 +180,17 @@ export const credentialHomeDefaultsUnguardedWhenMissing: readonly ProtectedEntry
   { path: '.mozilla', reason: 'Firefox profiles (saved passwords, cookies)' },
   { path: '.config/google-chrome', reason: 'Chrome profiles (cookies, saved passwords)' },
   { path: '.config/chromium', reason: 'Chromium profiles (cookies, saved passwords)' },
+]);
+
+/**
+ * Credentials in the user's runtime folder (`$XDG_RUNTIME_DIR`, usually `/run/user/<uid>`),
+ * relative to it: where podman, buildah and skopeo keep registry logins by default (they read
+ * `~/.config/containers/auth.json` only when this one is missing). Unguarded while missing, like the
+ * list above: a missing login holds no secret.
+ */
+export const credentialRuntimeDefaults: readonly ProtectedEntry[] = entries([
+  { path: 'containers/auth.json', reason: 'podman / buildah / skopeo registry logins (their default location)' },
+  { path: 'containers/auth', reason: 'registry logins (folder form)' },
 ]);
 
 /**

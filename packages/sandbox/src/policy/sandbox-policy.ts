@@ -117,4 +117,10 @@ export interface SandboxPolicy {
   readonly network: NetworkAccess;
   /** How protected entries are matched (see `LetterCase`). */
   readonly letterCase: LetterCase;
+  /**
+   * Where procfs is mounted (`/proc`, and e.g. a container's `/host/proc`), read when the policy
+   * was built: below each, the entries that expose a process's secrets (`environ`, `cmdline`,
+   * `mem` …) are credentials for the file tools (`processSecretEntries`). Absent: `/proc` on Linux.
+   */
+  readonly procfsMounts?: readonly string[];
 }

@@ -6,6 +6,7 @@ import { MAX_RUNNING_TASKS } from './background-limits.js';
 import { taskSpillName } from './recorded-task-output.js';
 import { startBackgroundBash } from './start-background-bash.js';
 import { findTerminalProgram } from './terminal-program.js';
+import { withNote } from '../with-note.js';
 
 /** What `bash { runInBackground: true }` starts. */
 export interface BackgroundStart {
@@ -55,6 +56,8 @@ export async function runInBackground(session: ToolSessionContext, start: Backgr
       `Nothing was started: this session already runs ${MAX_RUNNING_TASKS} background tasks, the most it may: ${names}. Stop one with bash_kill {"taskId": …} (or wait until one ends: bash_output shows its state), then start this one again.`,
     );
   }
+  // The session's spill files stay within their total (oldest removed first, said in the result).
+  const pruned = await session.spill?.makeRoom(taskSpillName(id));
   startBackgroundBash(session, task, {
     command: start.command,
     callId: taskSpillName(id),
@@ -69,5 +72,6 @@ export async function runInBackground(session: ToolSessionContext, start: Backgr
   const read = await task.read();
   // Hosts (MCP progress) hear of the first yield as it happens, before the result.
   start.reportProgress({ kind: 'message', message: `task ${id} ${task.state === 'running' ? 'is running' : `ended (${task.state})`} after the first yield; ${read.newBytes} bytes of output so far` });
-  return renderTaskRead(task, read, { usage: true });
+  const output = renderTaskRead(task, read, { usage: true });
+  return pruned === undefined ? output : withNote(output, pruned.note);
 }
