@@ -125,6 +125,11 @@ export class BackgroundTask {
       if (running || this.#state !== 'running') return;
       running = true;
       sync()
+        .then((report) => {
+          // What a pass could not apply (conflicts with the host's own changes, a failed pass) is
+          // part of what the task printed, as the refusals are at its end.
+          for (const notice of report?.notices ?? []) if (this.#state === 'running') this.receive(Buffer.from(`\n${notice}\n`));
+        })
         .catch(() => undefined)
         .finally(() => (running = false));
     }, SANDBOX_SYNC_MS);
