@@ -76,8 +76,8 @@ export type {
   WrappedCommand,
 } from './backend/sandbox-backend.js';
 export { SandboxUnavailableError } from './backend/sandbox-unavailable-error.js';
-export type { StagedApplyReport, StagedChange, StagedEntryType, StagedRefusal, StagedRoot, StagedSkip } from './staging/staged-writes.js';
-export { applyStagedWrites } from './staging/apply-staged-writes.js';
+export type { StagedApplyReport, StagedBase, StagedChange, StagedConflict, StagedEntryType, StagedRefusal, StagedRoot, StagedSkip } from './staging/staged-writes.js';
+export { applyStagedWrites, applyStagedWritesInSlices } from './staging/apply-staged-writes.js';
 export type { ApplyStagedWritesOptions, StagedWriteJudge } from './staging/apply-staged-writes.js';
 export { judgeStagedWrite } from './staging/judge-staged-write.js';
 export { formatStagedRefusals } from './staging/wrap-staged.js';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import type { AccessDecision } from '../policy/access-decision.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
 import { pathFromBytes, toNodePath } from '../policy/path-bytes.js';
@@ -140,7 +141,36 @@ export function applyStagedWrites(policy: SandboxPolicy, roots: readonly StagedR
   const conflictFolder = options.conflictFolder ?? defaultConflictFolder(policy);
   const run = new StagedApply(judge, options, conflictFolder);
   // One pass: each folder's repository (its hooks folders) is read once, however many paths it holds.
-  withRepositoryScan(() => run.apply(roots));
+  withRepositoryScan(() => drain(run.apply(roots)));
+  return run.report();
+}
+
+/** How long one slice of `applyStagedWritesInSlices` may hold the event loop: 8 ms. */
+const SLICE_MS = 8;
+
+/**
+ * `applyStagedWrites` in slices of at most a few milliseconds, the event loop free in between
+ * (architecture §3.11: a server applying a task's 100,000 files still answers a `read`). The pass is
+ * the same — judged, compared, staged, then put in place, all or nothing — and holds its folders
+ * open across slices; the caller runs one pass of a staging folder at a time.
+ */
+export async function applyStagedWritesInSlices(policy: SandboxPolicy, roots: readonly StagedRoot[], options: ApplyStagedWritesOptions = {}, sliceMs = SLICE_MS): Promise<StagedApplyReport> {
+  const judge: StagedWriteJudge = options.judge ?? ((path, operation, staged, type) => judgeStagedWrite(policy, path, operation, staged, type));
+  const conflictFolder = options.conflictFolder ?? defaultConflictFolder(policy);
+  const run = new StagedApply(judge, options, conflictFolder);
+  const pass = run.apply(roots);
+  let done = false;
+  while (!done) {
+    const started = performance.now();
+    // Each slice reads a repository's hooks folders once, however many of its paths it judges.
+    done = withRepositoryScan(() => {
+      for (;;) {
+        if (pass.next().done === true) return true;
+        if (performance.now() - started >= sliceMs) return false;
+      }
+    });
+    if (!done) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   return run.report();
 }
 
@@ -238,15 +268,19 @@ class StagedApply {
     return folder;
   }
 
-  apply(roots: readonly StagedRoot[]): void {
+  /** The whole pass, one entry at a time: each `yield` is a point where the caller may let other work run (`applyStagedWritesInSlices`). */
+  *apply(roots: readonly StagedRoot[]): Generator<void, void, void> {
     try {
       try {
-        for (const root of roots) this.#planRoot(root);
+        for (const root of roots) yield* this.#planRoot(root);
       } catch (error) {
         this.#rollBack(error);
         return;
       }
-      for (const step of this.#steps) this.#commit(step);
+      for (const step of this.#steps) {
+        this.#commit(step);
+        yield;
+      }
     } finally {
       for (const folder of this.#held.reverse()) folder.close();
     }
@@ -266,7 +300,7 @@ class StagedApply {
     this.#failed = error instanceof Error ? error.message : String(error);
   }
 
-  #planRoot(root: StagedRoot): void {
+  *#planRoot(root: StagedRoot): Generator<void, void, void> {
     let names: Buffer[];
     try {
       names = fs.readdirSync(root.upper, { encoding: 'buffer' });
@@ -303,7 +337,7 @@ class StagedApply {
     // in the call's staging folder): that copy is what is judged and what arrives.
     this.#scratch = this.#copy ? this.#hold(HostDirectory.openRoot(root.upper.slice(0, root.upper.lastIndexOf('/')))) : undefined;
     if (this.#copy && this.#scratch === undefined) throw new Error(`the staging folder of ${root.target} is gone`);
-    this.#planFolder(upper, host, false);
+    yield* this.#planFolder(upper, host, false);
   }
 
   #recording(): boolean {
@@ -350,18 +384,19 @@ class StagedApply {
     }
   }
 
-  #planFolder(upper: HostDirectory, host: HostDirectory, opaque: boolean): void {
+  *#planFolder(upper: HostDirectory, host: HostDirectory, opaque: boolean): Generator<void, void, void> {
     const names = upper.names().sort();
     if (opaque && this.#fresh === undefined) {
       const staged = new Set(names);
-      for (const name of host.names().sort()) if (!staged.has(name)) this.#planDelete(host, name, 'opaque');
+      for (const name of host.names().sort()) if (!staged.has(name)) yield* this.#planDelete(host, name, 'opaque');
     }
     for (const name of names) {
+      yield;
       const stats = upper.lstat(name);
       if (stats === undefined) continue; // gone meanwhile (a running command): the next pass sees what is there
       if (!stats.isDirectory() && this.#judgedBefore(upper.childPath(name), stats)) continue;
       if (isWhiteout(stats)) {
-        if (this.#fresh === undefined && host.lstat(name) !== undefined) this.#planDelete(host, name, 'whiteout');
+        if (this.#fresh === undefined && host.lstat(name) !== undefined) yield* this.#planDelete(host, name, 'whiteout');
         continue;
       }
       const type = typeOf(stats);
@@ -369,7 +404,7 @@ class StagedApply {
         this.#skipped.push({ path: host.childPath(name), reason: 'a FIFO, socket or device made by the command is not applied to the host' });
         continue;
       }
-      if (type === 'directory') this.#planDirectory(upper, stats, host, name);
+      if (type === 'directory') yield* this.#planDirectory(upper, stats, host, name);
       else if (type === 'file') this.#planFile(upper, stats, host, name);
       else this.#planSymlink(upper, host, name);
     }
@@ -426,7 +461,7 @@ class StagedApply {
 
   // ---- the first phase: judge, compare, stage beside the targets ----
 
-  #planDirectory(upper: HostDirectory, stats: fs.Stats, host: HostDirectory, name: string): void {
+  *#planDirectory(upper: HostDirectory, stats: fs.Stats, host: HostDirectory, name: string): Generator<void, void, void> {
     const path = host.childPath(name);
     const staged = this.#stagedName(upper, name);
     const stagedFolder = this.#hold(upper.openChild(name));
@@ -440,7 +475,7 @@ class StagedApply {
       if (child === undefined) throw new Error(`the new folder ${path} could not be opened`);
       child.chmodSelf(mode);
       this.#fresh.push({ path, kind: 'created', type: 'directory', mode });
-      this.#planFolder(stagedFolder, child, false);
+      yield* this.#planFolder(stagedFolder, child, false);
       return;
     }
     const existing = host.lstatExact(name);
@@ -453,7 +488,7 @@ class StagedApply {
       if (hostMode(existing.mode) !== mode && this.#allowed(path, 'modify', staged, 'directory')) {
         this.#steps.push({ kind: 'chmod', folder: child, mode, change: { path, kind: 'modified', type: 'directory', mode, beforeType: 'directory', beforeMode: hostMode(existing.mode) } });
       }
-      this.#planFolder(stagedFolder, child, this.#opaque.has(stagedFolder.path));
+      yield* this.#planFolder(stagedFolder, child, this.#opaque.has(stagedFolder.path));
       return;
     }
     // A new folder (or one replacing a file or link): staged whole under a temporary name beside it.
@@ -476,7 +511,7 @@ class StagedApply {
     const outer = this.#fresh;
     this.#fresh = changes;
     try {
-      this.#planFolder(stagedFolder, child, false);
+      yield* this.#planFolder(stagedFolder, child, false);
     } finally {
       this.#fresh = outer;
     }
@@ -516,7 +551,7 @@ class StagedApply {
       let expect: string | 'absent' = existing === undefined ? 'absent' : identity(existing);
       if (existing?.isDirectory() === true) {
         // A folder replaced by a file: the folder's entries go first (those the host changed stay, and then so does the folder).
-        if (!this.#planDelete(host, name, 'replace')) {
+        if (!drain(this.#planDelete(host, name, 'replace'))) {
           this.#conflictOfStaged(source, path, operation, 'the host folder here holds entries the command did not remove; it is kept');
           return;
         }
@@ -623,7 +658,7 @@ class StagedApply {
     }
     let expect: string | 'absent' = existing === undefined ? 'absent' : identity(existing);
     if (existing?.isDirectory() === true) {
-      if (!this.#planDelete(host, name, 'replace')) {
+      if (!drain(this.#planDelete(host, name, 'replace'))) {
         this.#conflictOfStaged(upper.entry(name), path, operation, 'the host folder here holds entries the command did not remove; it is kept');
         return;
       }
@@ -643,7 +678,7 @@ class StagedApply {
    * contents first): only what existed unchanged at the base goes; what the rules keep or the host
    * changed meanwhile stays, with the folders that hold it. True when all of it is planned to go.
    */
-  #planDelete(host: HostDirectory, name: string, why: 'whiteout' | 'opaque' | 'replace'): boolean {
+  *#planDelete(host: HostDirectory, name: string, why: 'whiteout' | 'opaque' | 'replace'): Generator<void, boolean, void> {
     const path = host.childPath(name);
     const existing = host.lstatExact(name);
     if (existing === undefined) return true;
@@ -651,7 +686,10 @@ class StagedApply {
       const child = this.#hold(host.openChild(name));
       if (child === undefined) return false;
       let all = true;
-      for (const entry of child.names().sort()) all = this.#planDelete(child, entry, why) && all;
+      for (const entry of child.names().sort()) {
+        yield;
+        all = (yield* this.#planDelete(child, entry, why)) && all;
+      }
       if (!all || !this.#allowed(path, 'delete', undefined, 'directory')) return false;
       this.#steps.push({ kind: 'rmdir', host, name, path, change: { path, kind: 'deleted', type: 'directory', mode: hostMode(existing.mode) } });
       return true;
@@ -765,6 +803,14 @@ class StagedApply {
       const placed = host.lstatExact(name);
       if (placed !== undefined) this.#base.seen.set(path, identity(placed));
     }
+  }
+}
+
+/** Runs a generator to its end at once: its value. */
+function drain<T>(generator: Generator<void, T, void>): T {
+  for (;;) {
+    const step = generator.next();
+    if (step.done === true) return step.value;
   }
 }
 

@@ -3,7 +3,7 @@ import { listeningUnixSockets } from '../bubblewrap/listening-unix-sockets.js';
 import type { SandboxLayout } from '../policy/sandbox-layout.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
 import * as fs from 'node:fs';
-import { applyStagedWrites, defaultConflictFolder } from './apply-staged-writes.js';
+import { applyStagedWritesInSlices, defaultConflictFolder } from './apply-staged-writes.js';
 import { installStageMountHelper } from './install-stage-mount-helper.js';
 import { readOverlayOpaque } from './read-overlay-opaque.js';
 import { overlayTargets, realStagedHost, renderStagedBubblewrap } from './render-staged-bubblewrap.js';
@@ -124,12 +124,21 @@ export function wrapStaged(
     throw error;
   }
   const conflictFolder = defaultConflictFolder(policy);
+  // Passes run in slices (the event loop stays free) and one at a time: a release waits for a sync.
+  let passes: Promise<unknown> = Promise.resolve();
+  const oneAtATime = <T>(pass: () => Promise<T>): Promise<T> => {
+    const next = passes.then(pass, pass);
+    passes = next.catch(() => undefined);
+    return next;
+  };
   let stagedProcess: number | undefined;
   return {
     argv,
     async sync(): Promise<StagedReleaseReport> {
       if (released !== undefined) return { notices: [], staged: emptyReport };
-      const staged = applyStagedWrites(policy, area.roots, { mode: 'copy', judged, base, conflictFolder, opaqueFolders: (folders) => readOverlayOpaque(helper, folders) });
+      const staged = await oneAtATime(async () =>
+        released !== undefined ? emptyReport : applyStagedWritesInSlices(policy, area.roots, { mode: 'copy', judged, base, conflictFolder, opaqueFolders: (folders) => readOverlayOpaque(helper, folders) }),
+      );
       const told = (staged.conflicts?.length ?? 0) > 0 || staged.failed !== undefined;
       return { notices: told ? formatStagedRefusals({ ...staged, refused: [], skipped: [] }) : [], staged };
     },
@@ -142,9 +151,9 @@ export function wrapStaged(
       }
     },
     release(): Promise<StagedReleaseReport> {
-      released ??= (async () => {
+      released ??= oneAtATime(async () => {
         try {
-          const report = applyStagedWrites(policy, area.roots, { base, conflictFolder, opaqueFolders: (folders) => readOverlayOpaque(helper, folders) });
+          const report = await applyStagedWritesInSlices(policy, area.roots, { base, conflictFolder, opaqueFolders: (folders) => readOverlayOpaque(helper, folders) });
           return { notices: formatStagedRefusals(report), staged: report };
         } catch (error) {
           // Never silently: the model is told its writes may not all be on the host.
@@ -153,7 +162,7 @@ export function wrapStaged(
         } finally {
           area.remove();
         }
-      })();
+      });
       return released;
     },
   };
