@@ -80,7 +80,7 @@ export type { StagedApplyReport, StagedBase, StagedChange, StagedConflict, Stage
 export { applyStagedWrites, applyStagedWritesInSlices } from './staging/apply-staged-writes.js';
 export type { ApplyStagedWritesOptions, StagedWriteJudge } from './staging/apply-staged-writes.js';
 export { judgeStagedWrite } from './staging/judge-staged-write.js';
-export { formatStagedRefusals } from './staging/wrap-staged.js';
+export { formatStagedRefusals, takeStagedBase } from './staging/wrap-staged.js';
 export { UnavailableSandboxBackend } from './backend/unavailable-sandbox-backend.js';
 export { goBuildCacheEnvironment } from './backend/go-build-cache-environment.js';
 export type { GoBuildCacheOptions } from './backend/go-build-cache-environment.js';
