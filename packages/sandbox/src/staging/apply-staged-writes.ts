@@ -455,8 +455,9 @@ class StagedApply {
   }
 
   /** A conflict found while planning: the command's version (in the upper layer or copied aside) is kept aside. */
-  #conflictOfStaged(source: fs.PathLike, path: string, operation: StagedConflict['operation'], reason: string): void {
-    this.#conflict(path, operation, reason, this.#keepAside(source, path, !this.#copy));
+  #conflictOfStaged(source: fs.PathLike, path: string, operation: StagedConflict['operation'], reason: string, move = !this.#copy): void {
+    const kept = this.#keepAside(source, path, move);
+    this.#conflict(path, operation, kept === undefined ? `${reason}; the command's version could not be kept aside (${this.#conflictFolder} could not be written)` : reason, kept);
   }
 
   // ---- the first phase: judge, compare, stage beside the targets ----
@@ -778,7 +779,8 @@ class StagedApply {
     const expected = step.expect === 'absent' ? now === undefined : now !== undefined && identity(now) === step.expect;
     if (!expected) {
       const reason = now === undefined ? 'the host removed this entry during the call' : step.expect === 'absent' ? 'the host created this entry during the call' : 'the host changed this entry during the call';
-      this.#conflict(path, operation, reason, this.#keepAside(host.entry(temporary), path, true));
+      this.#conflictOfStaged(host.entry(temporary), path, operation, reason, true);
+      fs.rmSync(host.entry(temporary), { recursive: true, force: true });
       return;
     }
     if (step.kind === 'place' && step.expect === 'absent') {
@@ -788,7 +790,8 @@ class StagedApply {
         fs.unlinkSync(host.entry(temporary));
       } catch (error) {
         if (codeOf(error) === 'EEXIST') {
-          this.#conflict(path, operation, 'the host created this entry during the call', this.#keepAside(host.entry(temporary), path, true));
+          this.#conflictOfStaged(host.entry(temporary), path, operation, 'the host created this entry during the call', true);
+          fs.rmSync(host.entry(temporary), { recursive: true, force: true });
           return;
         }
         if (host.lstat(name) !== undefined) throw error;
