@@ -234,6 +234,10 @@ describe('staged writes: compare-and-swap against what the command saw (real bub
       expect(fs.readdirSync(disk).sort()).toEqual(['keep.txt', 'report.csv']);
       expect(staged.counts).toEqual({ created: 0, modified: 0, deleted: 0 });
       expect(notices.join('\n')).toContain('the host is as it was');
+      // What the command wrote is not lost: its layer is kept aside, the moved file and the changed one in it.
+      const kept = /what the command wrote is kept .* at (\S+)\]/.exec(notices.join('\n'))?.[1] ?? '';
+      expect(fs.statSync(path.join(kept, 'archive', 'report.csv')).size).toBe(700 * 1024);
+      expect(read(path.join(kept, 'keep.txt'))).toBe('changed\n');
     } finally {
       execFileSync('umount', [disk]);
     }

@@ -4,12 +4,14 @@ import type { SandboxLayout } from '../policy/sandbox-layout.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
 import * as fs from 'node:fs';
 import { applyStagedWritesInSlices, defaultConflictFolder } from './apply-staged-writes.js';
+import { copyRegularFile } from './copy-regular-file.js';
+import { toNodePath } from '../policy/path-bytes.js';
 import { installStageMountHelper } from './install-stage-mount-helper.js';
 import { readOverlayOpaque } from './read-overlay-opaque.js';
 import { overlayTargets, realStagedHost, renderStagedBubblewrap } from './render-staged-bubblewrap.js';
 import type { StagedHost } from './render-staged-bubblewrap.js';
 import { stagedCommand } from './staged-command.js';
-import type { StagedApplyReport, StagedBase } from './staged-writes.js';
+import type { StagedApplyReport, StagedBase, StagedRoot } from './staged-writes.js';
 import { createStagingArea } from './staging-area.js';
 import { findStagedProcess, reflectHostWrites } from './reflect-host-writes.js';
 
@@ -40,6 +42,46 @@ export function takeStagedBase(folder: string): StagedBase {
     return { stampNs, seen: new Map() };
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/**
+ * Moves each root's upper layer into the call's conflict folder (`unapplied/<host path>`): a rename,
+ * so it needs no space on a full disk; a layer on another file system than that folder stays where it
+ * is (and goes with the staging folder). The places it was kept.
+ */
+function keepUnapplied(roots: readonly StagedRoot[], conflictFolder: string): string[] {
+  const kept: string[] = [];
+  for (const root of roots) {
+    const place = `${conflictFolder}/unapplied${root.target === '/' ? '/root' : root.target}`;
+    try {
+      if (fs.readdirSync(root.upper).length === 0) continue;
+      fs.mkdirSync(place.slice(0, place.lastIndexOf('/')), { recursive: true, mode: 0o700 });
+      try {
+        fs.renameSync(root.upper, place);
+        fs.mkdirSync(root.upper); // the staging folder's removal expects it
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        copyLayer(toNodePath(root.upper), toNodePath(place));
+      }
+      kept.push(place);
+    } catch {
+      // the folder cannot be written: the layer goes with the staging folder
+    }
+  }
+  return kept;
+}
+
+/** Copies an upper layer (its folders, files and links; a removal — a character device — is left out) to `target`, made anew. */
+function copyLayer(source: Buffer | string, target: Buffer | string): void {
+  fs.mkdirSync(target, { mode: 0o700 });
+  for (const name of fs.readdirSync(source, { encoding: 'buffer' })) {
+    const from = Buffer.concat([Buffer.from(source), Buffer.from('/'), name]);
+    const to = Buffer.concat([Buffer.from(target), Buffer.from('/'), name]);
+    const stats = fs.lstatSync(from);
+    if (stats.isDirectory()) copyLayer(from, to);
+    else if (stats.isFile()) copyRegularFile(from, to, stats.mode & 0o777);
+    else if (stats.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(from, { encoding: 'buffer' }), to);
   }
 }
 
@@ -154,7 +196,12 @@ export function wrapStaged(
       released ??= oneAtATime(async () => {
         try {
           const report = await applyStagedWritesInSlices(policy, area.roots, { base, conflictFolder, opaqueFolders: (folders) => readOverlayOpaque(helper, folders) });
-          return { notices: formatStagedRefusals(report), staged: report };
+          if (report.failed === undefined) return { notices: formatStagedRefusals(report), staged: report };
+          // Nothing reached the host: what the command wrote is kept aside rather than removed with the staging folder.
+          const kept = keepUnapplied(area.roots, conflictFolder);
+          const notices = formatStagedRefusals(report);
+          if (kept.length > 0) notices.push(`[what the command wrote is kept (its new and changed files, folders and links; not its removals) at ${kept.join(', ')}]`);
+          return { notices, staged: report };
         } catch (error) {
           // Never silently: the model is told its writes may not all be on the host.
           const reason = error instanceof Error ? error.message : String(error);
