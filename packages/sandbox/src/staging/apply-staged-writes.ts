@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { AccessDecision } from '../policy/access-decision.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
 import { pathFromBytes, toNodePath } from '../policy/path-bytes.js';
-import { copyRegularFile } from './copy-regular-file.js';
+import { appendRegularFile, copyRegularFile, isSparseFile } from './copy-regular-file.js';
 import { HostDirectory } from './host-directory.js';
 import { judgeStagedWrite } from './judge-staged-write.js';
 import { withRepositoryScan } from '../policy/sensitive-kinds.js';
@@ -196,7 +196,9 @@ type Step =
   /** A host folder removed once its entries were (left when something new is in it). */
   | { readonly kind: 'rmdir'; readonly host: HostDirectory; readonly name: string; readonly path: string; readonly change: StagedChange }
   /** A host folder's permission bits. */
-  | { readonly kind: 'chmod'; readonly folder: HostDirectory; readonly mode: number; readonly change: StagedChange };
+  | { readonly kind: 'chmod'; readonly folder: HostDirectory; readonly mode: number; readonly change: StagedChange }
+  /** A file that only grew: its new tail (copied out of reach into `scratch`) appended to the host file, if it is still `expect` and `size` long. */
+  | { readonly kind: 'append'; readonly host: HostDirectory; readonly name: string; readonly path: string; readonly expect: string; readonly size: number; readonly scratch: HostDirectory; readonly tail: string; readonly upperKey: string; readonly change: StagedChange };
 
 class StagedApply {
   readonly #judge: StagedWriteJudge;
@@ -527,6 +529,7 @@ class StagedApply {
     if (existing?.isFile() === true && Number(existing.size) === stats.size && hostMode(existing.mode) === mode && existing.nlink === 1n && stats.nlink === 1) {
       if (sameBytes(upper.entry(name), host.entry(name), stats.size)) return; // copied up, not changed
     }
+    if (existing !== undefined && this.#appends(upper, stats, host, name, path, existing)) return;
     // A running command (sync) may rewrite the file between its judgment and its arrival: it is
     // copied out of its reach first, and that copy is what is judged (a config by its keys),
     // recorded and put in place.
@@ -591,6 +594,30 @@ class StagedApply {
       // A copy taken out of a running command's reach was moved on (staged or kept aside) or is removed here.
       if (copied !== undefined) fs.rmSync(scratch.entry(copied.name), { force: true });
     }
+  }
+
+  /**
+   * A running command's file that only grew since this call last applied it (a log): planned as an
+   * append of its new tail, not a copy of the whole. Only where the host file is exactly what the
+   * last pass left (the compare of 0080), larger than what is recorded for undo, not sparse, not a
+   * name whose content the judge reads (a repository's `config`, `HEAD`, `commondir`), and its
+   * first bytes are still the host's. True when planned (or refused).
+   */
+  #appends(upper: HostDirectory, stats: fs.Stats, host: HostDirectory, name: string, path: string, existing: fs.BigIntStats): boolean {
+    const size = Number(existing.size);
+    if (this.#scratch === undefined || this.#base === undefined || this.#fresh !== undefined) return false;
+    if (!existing.isFile() || existing.nlink !== 1n || stats.nlink !== 1 || hostMode(existing.mode) !== hostMode(stats.mode)) return false;
+    if (size <= this.#maxFileBytes || stats.size <= size || isSparseFile(stats) || contentJudged.has(name)) return false;
+    if (this.#base.seen.get(path) !== identity(existing)) return false;
+    if (!sameBytes(upper.entry(name), host.entry(name), size)) return false;
+    if (!this.#allowed(path, 'modify', undefined, 'file')) return true;
+    const scratch = this.#scratch;
+    const tail = `tail-${randomBytes(8).toString('hex')}`;
+    this.#undo.push(() => fs.rmSync(scratch.entry(tail), { force: true }));
+    const added = copyRegularFile(upper.entry(name), scratch.entry(tail), 0o600, size);
+    const change: StagedChange = { path, kind: 'modified', type: 'file', mode: hostMode(stats.mode), size: size + added, beforeType: 'file', beforeMode: hostMode(existing.mode) };
+    this.#steps.push({ kind: 'append', host, name, path, expect: identity(existing), size, scratch, tail, upperKey: upper.childPath(name), change });
+    return true;
   }
 
   /**
@@ -764,11 +791,47 @@ class StagedApply {
         case 'folder':
           this.#commitPlace(step);
           return;
+        case 'append':
+          this.#commitAppend(step);
+          return;
       }
     } catch (error) {
       // The host refused what was staged (permissions, a read-only mount): that entry stays as it was.
       this.#skipped.push({ path: step.kind === 'chmod' ? step.change.path : step.path, reason: `the host refused to take it (${codeOf(error)})` });
+      if (step.kind === 'append') fs.rmSync(step.scratch.entry(step.tail), { force: true });
       if (step.kind === 'place' || step.kind === 'folder') fs.rmSync(step.host.entry(step.temporary), { recursive: true, force: true });
+    }
+  }
+
+  /** Appends a grown file's tail where the host file is still what the last pass left; a failed append is cut back. */
+  #commitAppend(step: Extract<Step, { kind: 'append' }>): void {
+    try {
+      const now = step.host.lstatExact(step.name);
+      if (now === undefined || identity(now) !== step.expect) {
+        // The host changed it meanwhile: the next pass takes the command's file again (a conflict).
+        this.#judged?.delete(step.upperKey);
+        return;
+      }
+      const fd = fs.openSync(step.host.entry(step.name), fs.constants.O_WRONLY | fs.constants.O_APPEND | O_NOFOLLOW);
+      try {
+        if (fs.fstatSync(fd).size !== step.size) {
+          this.#judged?.delete(step.upperKey);
+          return;
+        }
+        try {
+          appendRegularFile(step.scratch.entry(step.tail), fd);
+        } catch (error) {
+          fs.ftruncateSync(fd, step.size);
+          throw error;
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+      this.#record(step.change);
+      const placed = step.host.lstatExact(step.name);
+      if (placed !== undefined) this.#base?.seen.set(step.path, identity(placed));
+    } finally {
+      fs.rmSync(step.scratch.entry(step.tail), { force: true });
     }
   }
 
@@ -808,6 +871,9 @@ class StagedApply {
     }
   }
 }
+
+/** Names whose content the judge reads (a repository's files): never applied by their tail. */
+const contentJudged = new Set(['config', 'HEAD', 'commondir', 'config.worktree']);
 
 /** Runs a generator to its end at once: its value. */
 function drain<T>(generator: Generator<void, T, void>): T {

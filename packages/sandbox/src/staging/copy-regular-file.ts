@@ -13,10 +13,11 @@ const CHUNK = 1024 * 1024;
  *   a file truncated meanwhile no longer has);
  * - a chunk of zeros is not written but skipped over, and the length set at the end: a hole stays a
  *   hole (and a run of zeros becomes one: the bytes read back are the same).
- * Returns the number of bytes copied. Throws when it is no regular file (any more); a target it
+ * `from`: the bytes from this offset on (the new tail of a file that grew). Returns the number of
+ * bytes copied. Throws when it is no regular file (any more); a target it
  * created is removed again when the copy fails (a full disk, a read error).
  */
-export function copyRegularFile(source: fs.PathLike, target: fs.PathLike, mode = 0o600): number {
+export function copyRegularFile(source: fs.PathLike, target: fs.PathLike, mode = 0o600, from = 0): number {
   const input = fs.openSync(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   try {
     const stats = fs.fstatSync(input);
@@ -27,7 +28,7 @@ export function copyRegularFile(source: fs.PathLike, target: fs.PathLike, mode =
       // A sparse file (most of it holes): copied by `cp`, which finds the data with SEEK_DATA and
       // SEEK_HOLE (Node has neither), from the very descriptor opened here — a file of 1 TiB with a
       // few bytes takes milliseconds, not the time to read a TiB of zeros.
-      if (isSparse(stats)) {
+      if (from === 0 && isSparse(stats)) {
         const copied = copySparse(input, output);
         if (copied !== undefined) {
           done = true;
@@ -37,7 +38,7 @@ export function copyRegularFile(source: fs.PathLike, target: fs.PathLike, mode =
       const buffer = shared;
       let offset = 0;
       for (;;) {
-        const read = fs.readSync(input, buffer, 0, buffer.length, null);
+        const read = fs.readSync(input, buffer, 0, buffer.length, from + offset);
         if (read === 0) break;
         if (!isZeros(buffer, read)) {
           for (let written = 0; written < read; ) written += fs.writeSync(output, buffer, written, read - written, offset + written);
@@ -93,4 +94,25 @@ const shared = Buffer.allocUnsafe(CHUNK);
 
 function isZeros(buffer: Buffer, length: number): boolean {
   return buffer.compare(zeros, 0, length, 0, length) === 0;
+}
+
+/** Appends the whole file at `source` to the file open at `output` (its current end): the bytes appended. */
+export function appendRegularFile(source: fs.PathLike, output: number): number {
+  const input = fs.openSync(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  try {
+    let total = 0;
+    for (;;) {
+      const read = fs.readSync(input, shared, 0, shared.length, total);
+      if (read === 0) return total;
+      for (let written = 0; written < read; ) written += fs.writeSync(output, shared, written, read - written);
+      total += read;
+    }
+  } finally {
+    fs.closeSync(input);
+  }
+}
+
+/** Whether the stats are of a sparse file (copied by `cp`, never by tails). */
+export function isSparseFile(stats: fs.Stats): boolean {
+  return isSparse(stats);
 }

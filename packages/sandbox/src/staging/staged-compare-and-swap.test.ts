@@ -55,6 +55,8 @@ function wrap(place: Place, command: string): StagedWrappedCommand {
 interface Waiting {
   readonly wrapped: StagedWrappedCommand;
   readonly stdout: () => string;
+  /** Writes a line to its standard input and waits until its output holds `until`. */
+  step(line: string, until: string): Promise<void>;
   /** Lets it go on, waits for its end and releases: what the host got. */
   finish(): Promise<{ code: number | null; stdout: string; staged: StagedApplyReport; notices: readonly string[] }>;
 }
@@ -65,16 +67,30 @@ async function startWaiting(place: Place, command: string): Promise<Waiting> {
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (stdout.includes('ready\n')) resolve();
-    });
-    closed.then(([code]) => reject(new Error(`the command ended (${String(code)}) before it was ready: ${stdout} ${stderr}`)), reject);
+  const waiters = new Set<() => void>();
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    for (const waiter of waiters) waiter();
   });
+  const outputHolds = (text: string): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const check = (): void => {
+        if (!stdout.includes(text)) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+      closed.then(([code]) => reject(new Error(`the command ended (${String(code)}) before it printed ${text}: ${stdout} ${stderr}`)), reject);
+    });
+  await outputHolds('ready\n');
   return {
     wrapped,
     stdout: () => stdout,
+    async step(line, until) {
+      child.stdin?.write(`${line}\n`);
+      await outputHolds(until);
+    },
     async finish() {
       child.stdin?.end('go\n');
       const [code] = await closed;
@@ -305,4 +321,24 @@ describe('staged writes: compare-and-swap against what the command saw (real bub
       execFileSync('umount', ['-l', root]);
     }
   }, 120_000);
+
+  it('a running task\'s log that only grows: the next sync appends its new tail to the host file (the same file, not a copy renamed over it)', async () => {
+    const place = layout();
+    const log = path.join(place.workspace, 'app.log');
+    const call = await startWaiting(place, 'head -c 3145728 /dev/urandom > app.log; echo ready; read more; printf "one more line\\n" >> app.log; echo appended; read go');
+    const first = await call.wrapped.sync();
+    expect(first.staged.counts.created).toBe(1);
+    const before = fs.statSync(log);
+    const written = fs.readFileSync(log);
+    await call.step('more', 'appended\n');
+    const second = await call.wrapped.sync();
+    expect(second.staged.counts).toEqual({ created: 0, modified: 1, deleted: 0 });
+    const after = fs.statSync(log);
+    expect(after.ino).toBe(before.ino);
+    expect(after.size).toBe(3145728 + 14);
+    expect(fs.readFileSync(log).equals(Buffer.concat([written, Buffer.from('one more line\n')]))).toBe(true);
+    const { staged } = await call.finish();
+    expect(staged.conflicts).toBeUndefined();
+    expect(fs.statSync(log).size).toBe(3145728 + 14);
+  });
 });
