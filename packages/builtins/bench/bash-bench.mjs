@@ -20,7 +20,7 @@
 // Run with `pnpm --filter @openwork/builtins bench:bash` (it builds first). Environment knobs:
 // CALL_ROUNDS (default 40), COMMIT_ROUNDS (default 7; 20,000 files: at least 3, half as many),
 // COMMIT_FILES (default 1,1000,20000), THROUGHPUT_ROUNDS (default 7), BYTES (default 1 GiB),
-// ONLY (`call`, `commit` or `throughput`: that part alone). srt needs `socat` on PATH for its
+// ONLY (`call`, `commit`, `throughput` or `compare`: that part alone). srt needs `socat` on PATH for its
 // initialization (it starts its network bridge there, even though this configuration routes no
 // command through it) and `rg`; without them its rows say why they are missing.
 import { spawn } from 'node:child_process';
@@ -77,6 +77,12 @@ function plainSpawn(argv, cwd, env, detached = true) {
   });
 }
 
+// The compare-and-swap of staged writes has its own part (staged-compare-bench.mjs): alone with
+// ONLY=compare, after the others otherwise.
+if (only === 'compare') {
+  await import('./staged-compare-bench.mjs');
+  process.exit(0);
+}
 const root = await realpath(await mkdtemp(join(tmpdir(), 'ow-bash-bench-')));
 const startedIn = process.cwd();
 let srtInitialized = false;
@@ -383,3 +389,4 @@ try {
   await rm(root, { recursive: true, force: true });
   previousBuild.remove();
 }
+if (only === undefined) await import('./staged-compare-bench.mjs');

@@ -54,6 +54,7 @@ export type {
   FileChangeRequest,
   FileChangeSuccess,
   FileChangeSummary,
+  FileChangeSummaryConflict,
   FileChangeSummaryArtifact,
   FileChangeUnrecorded,
   FileContentDiff,

@@ -78,11 +78,11 @@ export type {
   WrappedCommand,
 } from './backend/sandbox-backend.js';
 export { SandboxUnavailableError } from './backend/sandbox-unavailable-error.js';
-export type { StagedApplyReport, StagedChange, StagedEntryType, StagedRefusal, StagedRoot, StagedSkip } from './staging/staged-writes.js';
-export { applyStagedWrites } from './staging/apply-staged-writes.js';
+export type { StagedApplyReport, StagedBase, StagedChange, StagedConflict, StagedEntryType, StagedRefusal, StagedRoot, StagedSkip } from './staging/staged-writes.js';
+export { applyStagedWrites, applyStagedWritesInSlices } from './staging/apply-staged-writes.js';
 export type { ApplyStagedWritesOptions, StagedWriteJudge } from './staging/apply-staged-writes.js';
 export { judgeStagedWrite } from './staging/judge-staged-write.js';
-export { formatStagedRefusals } from './staging/wrap-staged.js';
+export { formatStagedRefusals, takeStagedBase } from './staging/wrap-staged.js';
 export { UnavailableSandboxBackend } from './backend/unavailable-sandbox-backend.js';
 export { goBuildCacheEnvironment } from './backend/go-build-cache-environment.js';
 export { packageCacheEnvironment, packageCacheVariables, type PackageCacheOptions } from './backend/package-cache-environment.js';

@@ -52,7 +52,7 @@ export const changesCommand: CommandSpec = {
         io.stdout.write('No file changes stored.\n');
         return 0;
       }
-      const { made, unlisted } = await whenAndHow(opened.runtime.store, changes);
+      const { made, unlisted, withConflicts } = await whenAndHow(opened.runtime.store, changes);
       const { revealHiddenCharacters } = await import('@openwork/core'); // loaded on use (start-up)
       const rows = changes.map((change) => {
         const facts = change.artifact.change as ChangeFacts;
@@ -70,6 +70,14 @@ export const changesCommand: CommandSpec = {
         ];
       });
       io.stdout.write(`${formatTable(['CHANGE', 'TIME', 'TOOL', 'SESSION', 'PATH', '+', '-', 'STATE'], rows)}\n`);
+      for (const summary of withConflicts) {
+        const conflicts = summary.conflicts ?? [];
+        io.stdout.write(`bash call ${shortId(summary.callId)}: ${conflicts.length} entr${conflicts.length === 1 ? 'y' : 'ies'} changed on the host while it ran were not applied (the host kept its version):\n`);
+        for (const conflict of conflicts) {
+          const kept = conflict.keptAt === undefined ? '' : `; the command's version is at ${revealHiddenCharacters(conflict.keptAt)}`;
+          io.stdout.write(`  ${conflict.operation} ${revealHiddenCharacters(conflict.path)}: ${conflict.reason}${kept}\n`);
+        }
+      }
       for (const summary of unlisted) {
         const total = summary.counts.created + summary.counts.modified + summary.counts.deleted;
         io.stdout.write(
@@ -112,6 +120,7 @@ interface ChangeSummary {
   readonly counts: { readonly created: number; readonly modified: number; readonly deleted: number };
   readonly recorded: number;
   readonly complete: boolean;
+  readonly conflicts?: readonly { readonly path: string; readonly operation: string; readonly reason: string; readonly keptAt?: string }[];
 }
 
 /**
@@ -119,9 +128,10 @@ interface ChangeSummary {
  * tool, by message id, from the messages of the sessions that hold the changes; and the bash calls
  * among them that changed more than they list.
  */
-async function whenAndHow(store: StoreOf, changes: readonly { sessionId: string }[]): Promise<{ made: Map<string, { time: string; tool: string }>; unlisted: ChangeSummary[] }> {
+async function whenAndHow(store: StoreOf, changes: readonly { sessionId: string }[]): Promise<{ made: Map<string, { time: string; tool: string }>; unlisted: ChangeSummary[]; withConflicts: ChangeSummary[] }> {
   const made = new Map<string, { time: string; tool: string }>();
   const unlisted: ChangeSummary[] = [];
+  const withConflicts: ChangeSummary[] = [];
   for (const sessionId of new Set(changes.map((change) => change.sessionId))) {
     for (const message of await store.loadMessages(sessionId)) {
       if (message.role !== 'tool') continue;
@@ -129,10 +139,11 @@ async function whenAndHow(store: StoreOf, changes: readonly { sessionId: string 
       for (const artifact of message.result.artifacts) {
         const summary = (artifact as { summary?: ChangeSummary }).summary;
         if (artifact.kind === 'file_change_summary' && summary !== undefined && summary.complete === false) unlisted.push(summary);
+        if (artifact.kind === 'file_change_summary' && summary !== undefined && (summary.conflicts?.length ?? 0) > 0) withConflicts.push(summary);
       }
     }
   }
-  return { made, unlisted };
+  return { made, unlisted, withConflicts };
 }
 
 function localTime(iso: string): string {

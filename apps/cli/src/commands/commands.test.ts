@@ -1,5 +1,7 @@
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { tmpdir, userInfo } from 'node:os';
+import { join, relative } from 'node:path';
 import { snapshotTree } from '@openwork/tooling/tree-snapshot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliSandbox, runOpenwork, type CliSandbox } from '../test-support/cli-sandbox.js';
@@ -22,6 +24,38 @@ async function contentOf(root: string): Promise<string[]> {
 const run = (argv: string[], stdin?: string) => runOpenwork(argv, { environment: sandbox.environment, cwd: sandbox.workspace, ...(stdin === undefined ? {} : { stdin }) });
 
 describe('openwork session, changes, undo', () => {
+  it('a file the user saves while a bash call runs: the call names the conflict, openwork changes prints it, the save stays', async () => {
+    // The command cannot wait for a file the test makes (its temp folder is an overlay, which
+    // caches that the name is missing): it gives the test 5 s after its write, which the test sees
+    // arrive in the staging folder.
+    const command = 'echo agent >> notes.txt; echo made > made.txt; sleep 5';
+    const calling = run(['call', 'bash', JSON.stringify({ command }), '--json']);
+    // The command has written once its copy of notes.txt is in its staging folder (the OpenWork home's, or /dev/shm's).
+    const staged = (): boolean =>
+      [join(sandbox.openworkHome, 'staging'), `/dev/shm/openwork-${userInfo().uid}/staging`].some((base) => {
+        try {
+          // The workspace is an overlay of its own, or a folder of the temp root's overlay.
+          const below = ['', relative(realpathSync(tmpdir()), sandbox.workspace)];
+          return readdirSync(base).some((call) => readdirSync(join(base, call)).some((root) => below.some((folder) => existsSync(join(base, call, root, 'upper', folder, 'notes.txt')))));
+        } catch {
+          return false;
+        }
+      });
+    for (let attempt = 0; attempt < 600 && !staged(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(staged()).toBe(true);
+    await writeFile(join(sandbox.workspace, 'notes.txt'), 'alpha\nbeta\nuser\n');
+    const called = await calling;
+    expect(called.status, called.stderr).toBe(0);
+    expect(await readFile(join(sandbox.workspace, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\nuser\n');
+    const result = JSON.parse(called.stdout) as { content: { text?: string }[]; artifacts: { kind: string; summary?: { conflicts?: { path: string; keptAt?: string }[] } }[] };
+    expect(JSON.stringify(result.content)).toContain('conflict: 1 entry changed on the host while the command ran');
+    const kept = result.artifacts.find((artifact) => artifact.kind === 'file_change_summary')?.summary?.conflicts?.[0]?.keptAt ?? '';
+    expect(await readFile(kept, 'utf8')).toBe('alpha\nbeta\nagent\n');
+    expect(await readFile(join(sandbox.workspace, 'made.txt'), 'utf8')).toBe('made\n');
+    const table = await run(['changes']);
+    expect(table.stdout).toMatch(/bash call \S+: 1 entry changed on the host while it ran were not applied \(the host kept its version\):\n {2}modify notes\.txt: the host changed this file during the call; the command's version is at /);
+  });
+
   it('read → edit in one session, then openwork undo on the same store restores the file', async () => {
     const lines = [
       JSON.stringify({ tool: 'read', input: { path: 'notes.txt' } }),

@@ -188,4 +188,28 @@ describe('bash changes are file changes (spec §8.4, architecture §3.10)', () =
     const result = await fixture.call('bash', { command: 'cat a.txt > /dev/null && : > /dev/null' });
     expect(result.artifacts).toEqual([]);
   });
+
+  it('a file the user saves while the call runs is a conflict: the host keeps the save, the result and the summary name it and where the command\'s version is', async () => {
+    const fixture = await bashFixture();
+    await writeFile(join(fixture.workspace, 'notes.txt'), 'first\n');
+    const go = join(fixture.outside, 'go');
+    let ready: () => void = () => undefined;
+    const isReady = new Promise<void>((resolve) => (ready = resolve));
+    const command = `echo agent >> notes.txt; echo ready; while [ ! -e ${go} ]; do sleep 0.05; done`;
+    const pending = fixture.call('bash', { command }, { callId: 'call_conflict', progress: (event) => (JSON.stringify(event).includes('ready') ? ready() : undefined) });
+    await isReady;
+    await writeFile(join(fixture.workspace, 'notes.txt'), 'first\nuser\n');
+    await writeFile(go, '');
+    const result = await pending;
+    const text = ToolResult.text(result);
+    expect(result.status, text).toBe('succeeded');
+    expect(await readFile(join(fixture.workspace, 'notes.txt'), 'utf8')).toBe('first\nuser\n');
+    expect(text).toMatch(/conflict: 1 entry changed on the host while the command ran/);
+    const artifacts = JSON.parse(JSON.stringify(result.artifacts)) as unknown[];
+    expect(changesOf(artifacts)).toEqual([]);
+    const conflicts = summaryOf(artifacts)?.conflicts ?? [];
+    expect(conflicts.map(({ path, operation, reason }) => ({ path, operation, reason }))).toEqual([{ path: 'notes.txt', operation: 'modify', reason: 'the host changed this file during the call' }]);
+    expect(await readFile(conflicts[0]?.keptAt as string, 'utf8')).toBe('first\nagent\n');
+    expect(text).toContain(conflicts[0]?.keptAt as string);
+  });
 });

@@ -20,6 +20,8 @@ export const MAX_BASH_FILE_CHANGES = 1000;
  * stays a few MiB however many files it rewrote.
  */
 export const MAX_BASH_CHANGE_CONTENT_BYTES = 8 * 1024 * 1024;
+/** Conflicts a call's summary lists (architecture §3.11); the result's text names them too. */
+const MAX_RECORDED_CONFLICTS = 100;
 /** Host files hashed per call for changes whose bytes the sandbox did not record (larger than 1 MiB). */
 export const MAX_BASH_HASHED_BYTES = 64 * 1024 * 1024;
 
@@ -56,7 +58,13 @@ function sha256Hex(bytes: Uint8Array): string {
  */
 export async function bashFileChanges(report: StagedApplyReport, context: BashFileChangesContext): Promise<ToolArtifact[]> {
   const total = report.counts.created + report.counts.modified + report.counts.deleted;
-  if (total === 0) return [];
+  const conflicts = (report.conflicts ?? []).slice(0, MAX_RECORDED_CONFLICTS).map((conflict) => ({
+    path: context.displayPath(conflict.path),
+    operation: conflict.operation,
+    reason: conflict.reason,
+    ...(conflict.keptAt === undefined ? {} : { keptAt: conflict.keptAt }),
+  }));
+  if (total === 0 && conflicts.length === 0) return [];
   const budget = { content: MAX_BASH_CHANGE_CONTENT_BYTES, hashed: MAX_BASH_HASHED_BYTES };
   const artifacts: FileChangeArtifact[] = [];
   for (const staged of report.changes.slice(0, MAX_BASH_FILE_CHANGES)) {
@@ -72,6 +80,7 @@ export async function bashFileChanges(report: StagedApplyReport, context: BashFi
       undoable: artifacts.filter(({ change }) => change.unrecorded === undefined).length,
       complete: artifacts.length === total,
       refused: report.refused.length,
+      ...(conflicts.length === 0 ? {} : { conflicts }),
     },
   };
   return [...artifacts, summary];

@@ -80,7 +80,7 @@ export async function runBashCall(input: BashInput, session: ToolSessionContext,
 }
 
 /** The output with these artifacts attached (a failed call keeps them too: its writes were applied). */
-function withArtifacts(output: ToolOutput, artifacts: readonly ToolArtifact[]): ToolOutput {
+export function withArtifacts(output: ToolOutput, artifacts: readonly ToolArtifact[]): ToolOutput {
   if (artifacts.length === 0) return output;
   if (typeof output === 'string') return { text: output, artifacts };
   if (ToolExecutionError.isInstance(output)) {

@@ -19,6 +19,19 @@ export interface FileChangeSummary {
   readonly complete: boolean;
   /** Changes the sandbox rules refused: never applied, so nothing to undo. */
   readonly refused: number;
+  /**
+   * Entries the host changed while the command ran (architecture §3.11): not applied, the host kept
+   * its version; the command's is at `keptAt` where it had one. At most 100 listed (absent: none).
+   */
+  readonly conflicts?: readonly FileChangeSummaryConflict[];
+}
+
+/** One staged conflict as the record keeps it: the path as shown, what the command did, why, where its version is. */
+export interface FileChangeSummaryConflict {
+  readonly path: string;
+  readonly operation: 'create' | 'modify' | 'delete';
+  readonly reason: string;
+  readonly keptAt?: string;
 }
 
 /** The `ToolArtifact` with the summary: for the host and the user interface, never the model (§8.1). */

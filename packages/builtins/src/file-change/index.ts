@@ -24,4 +24,4 @@ export { parseFileChangeArtifact, type FileChangeArtifactParse } from './parse-f
 export type { FileChangeRequest } from './plan-file-change-steps.js';
 export { reapplyFileChanges } from './reapply-file-changes.js';
 export { undoFileChanges } from './undo-file-changes.js';
-export { FILE_CHANGE_SUMMARY_ARTIFACT_KIND, type FileChangeSummary, type FileChangeSummaryArtifact } from './file-change-summary.js';
+export { FILE_CHANGE_SUMMARY_ARTIFACT_KIND, type FileChangeSummary, type FileChangeSummaryConflict, type FileChangeSummaryArtifact } from './file-change-summary.js';

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { pathFromBytes, toNodePath } from '../policy/path-bytes.js';
 
 const { O_DIRECTORY, O_NOFOLLOW, O_RDONLY } = fs.constants;
 
@@ -39,17 +40,30 @@ export class HostDirectory {
     }
   }
 
-  /** The child folder `name`, opened without following a link; undefined when it is not a folder. */
-  openChild(name: string): HostDirectory | undefined {
+  /**
+   * The child folder `name`, opened without following a link; undefined when it is not a folder.
+   * `path` names it in texts and judgments (default: its path below this folder) — a folder staged
+   * under a temporary name is judged by the name it will have.
+   */
+  openChild(name: string, path: string = this.childPath(name)): HostDirectory | undefined {
     try {
-      return new HostDirectory(this.childPath(name), fs.openSync(this.entry(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW));
+      return new HostDirectory(path, fs.openSync(this.entry(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW));
     } catch {
       return undefined;
     }
   }
 
-  /** The path by which the kernel resolves `name` in this very folder. */
-  entry(name: string): string {
+  /**
+   * The path by which the kernel resolves `name` in this very folder: a string, or its bytes when
+   * the name holds a byte that is not UTF-8 (docs/decisions/0003: such a byte is a lone U+DC80–U+DCFF).
+   */
+  entry(name: string): string | Buffer {
+    if (this.#closed) throw new Error(`${this.path} was closed`);
+    return toNodePath(this.entryText(name));
+  }
+
+  /** `entry(name)` as a path string (a byte that is not UTF-8 as a lone U+DC80–U+DCFF): for a judge that takes strings. */
+  entryText(name: string): string {
     if (this.#closed) throw new Error(`${this.path} was closed`);
     return `/proc/self/fd/${this.#fd}/${name}`;
   }
@@ -67,8 +81,18 @@ export class HostDirectory {
     }
   }
 
+  /** The same, with times in nanoseconds (a change time compared with a call's base). */
+  lstatExact(name: string): fs.BigIntStats | undefined {
+    try {
+      return fs.lstatSync(this.entry(name), { bigint: true });
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The names in this folder, exactly: a byte that is not UTF-8 comes back as a lone U+DC80–U+DCFF (0003). */
   names(): string[] {
-    return fs.readdirSync(this.entry('.'));
+    return fs.readdirSync(this.entry('.'), { encoding: 'buffer' }).map((name) => pathFromBytes(name));
   }
 
   /** Change this folder's own permission bits through its descriptor. */

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { isInsideScopedPath } from '../policy/is-inside-scoped-path.js';
+import { toNodePath } from '../policy/path-bytes.js';
+import { copyRegularFile } from './copy-regular-file.js';
 import { HostDirectory } from './host-directory.js';
 
 /**
@@ -40,13 +42,14 @@ export function findStagedProcess(token: string, known: number | undefined): num
  * beside its name and renamed over it; a path whose folders are not plain folders in the command's
  * view is left alone.
  */
-export function reflectHostWrites(pid: number, targets: readonly string[], paths: readonly string[]): void {
+export function reflectHostWrites(pid: number, targets: readonly string[], paths: readonly string[]): Map<string, string> {
+  const shown = new Map<string, string>();
   for (const path of paths) {
     if (!path.startsWith('/') || path.includes('\0')) continue;
     if (!targets.some((target) => isInsideScopedPath(path, { path: target, scope: 'subtree' }))) continue;
-    let stats: fs.Stats | undefined;
+    let stats: fs.BigIntStats | undefined;
     try {
-      stats = fs.lstatSync(path);
+      stats = fs.lstatSync(toNodePath(path), { bigint: true });
     } catch {
       stats = undefined;
     }
@@ -57,7 +60,7 @@ export function reflectHostWrites(pid: number, targets: readonly string[], paths
     const opened: HostDirectory[] = [];
     try {
       const anchor = HostDirectory.openAnchor(`/proc/${pid}/root`);
-      if (anchor === undefined) return; // the command has ended
+      if (anchor === undefined) return shown; // the command has ended
       opened.push(anchor);
       let folder: HostDirectory = anchor;
       for (const component of components) {
@@ -76,9 +79,10 @@ export function reflectHostWrites(pid: number, targets: readonly string[], paths
       }
       const temporary = `.${name.slice(0, 200)}.openwork-${randomBytes(6).toString('hex')}`;
       try {
-        fs.copyFileSync(path, folder.entry(temporary), fs.constants.COPYFILE_EXCL);
-        fs.chmodSync(folder.entry(temporary), stats.mode & 0o1777);
+        copyRegularFile(toNodePath(path), folder.entry(temporary));
+        fs.chmodSync(folder.entry(temporary), Number(stats.mode) & 0o1777);
         fs.renameSync(folder.entry(temporary), folder.entry(name));
+        shown.set(path, `${stats.ino}:${stats.ctimeNs}`);
       } catch (error) {
         fs.rmSync(folder.entry(temporary), { force: true });
         throw error;
@@ -89,4 +93,5 @@ export function reflectHostWrites(pid: number, targets: readonly string[], paths
       for (const folder of opened.reverse()) folder.close();
     }
   }
+  return shown;
 }

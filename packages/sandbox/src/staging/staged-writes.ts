@@ -52,6 +52,34 @@ export interface StagedSkip {
   readonly reason: string;
 }
 
+/**
+ * An entry the host changed while the command ran (architecture §3.11): the host keeps its
+ * version; the command's, where it had one, is kept aside at `keptAt`.
+ */
+export interface StagedConflict {
+  /** The host path (canonical). */
+  readonly path: string;
+  /** What the command did to it. */
+  readonly operation: 'create' | 'modify' | 'delete';
+  /** Why it was not applied, in a sentence. */
+  readonly reason: string;
+  /** Where the command's version is kept (absent for a deletion: there is nothing to keep). */
+  readonly keptAt?: string;
+}
+
+/**
+ * What the apply compares the host with (architecture §3.11): an entry is the one the command saw
+ * when its change time is at most `stampNs` (taken just before the command started; the command
+ * starts once the file systems' clock has passed it), or when it is exactly the one recorded in
+ * `seen` (what an earlier pass of the same call applied, or a file tool's write shown to the
+ * command). Passes of one running command share it; each pass adds what it applied.
+ */
+export interface StagedBase {
+  readonly stampNs: bigint;
+  /** Host path → `<inode>:<change time in ns>` of an entry the command's view holds as it is now. */
+  readonly seen: Map<string, string>;
+}
+
 export interface StagedApplyReport {
   /** Changes applied, in the order they were applied; only the first `maxRecordedChanges` are listed. */
   readonly changes: readonly StagedChange[];
@@ -67,4 +95,11 @@ export interface StagedApplyReport {
    * changes (docs/decisions/0103).
    */
   readonly scratchChanges?: number;
+  /** Entries the host changed meanwhile: not applied, the host keeps its version (absent: none). */
+  readonly conflicts?: readonly StagedConflict[];
+  /**
+   * Set when the apply failed before anything was put in place (a full disk while new contents
+   * were staged, a folder that could not be made): nothing of this pass reached the host.
+   */
+  readonly failed?: string;
 }

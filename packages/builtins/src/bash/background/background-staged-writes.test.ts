@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolResult } from '@openwork/tools-contract';
+import { undoFileChanges, type FileChange } from '../../index.js';
 import { describe, expect, it } from 'vitest';
 import { backgroundFixtures, backgroundTaskOf } from '../test-support/background-fixtures.js';
 import type { BashFixture } from '../test-support/bash-fixture.js';
@@ -95,5 +96,35 @@ describe('background tasks under staged writes (architecture §3.10)', () => {
     expect(await readFile(victim, 'utf8')).toBe('keep\n');
     expect(await readdir(fixture.outside)).toEqual(['victim.txt']);
   });
-});
 
+  it("a task's writes are file changes of the read that reports them (undo covers them); a file the user saves during the task stays, the task's version is a conflict in its output", async () => {
+    const fixture = await bashFixture();
+    await writeFile(join(fixture.workspace, 'notes.txt'), 'first\n');
+    const command = 'echo built > made.txt && echo task >> notes.txt && echo wrote; exec sleep 60';
+    const started = await fixture.call('bash', { command, runInBackground: true, yieldMs: 300, description: 'writer' });
+    const { taskId } = backgroundTaskOf(started);
+    // Every read of the task: its text, and the artifacts a session store would keep (JSON).
+    const artifacts: { kind: string; change?: FileChange }[] = [];
+    let seen = ToolResult.text(started);
+    const readTask = async (tool: 'bash_output' | 'bash_kill', input: object): Promise<void> => {
+      const result = await fixture.call(tool, { taskId, ...input }, { callId: `call_${tool}_${artifacts.length}_${seen.length}` });
+      seen += ToolResult.text(result);
+      artifacts.push(...(JSON.parse(JSON.stringify(result.artifacts)) as { kind: string; change?: FileChange }[]));
+    };
+    for (let attempt = 0; attempt < 20 && !seen.includes('wrote'); attempt += 1) await readTask('bash_output', { waitMs: 1000 });
+    expect(seen).toContain('wrote');
+    // The user saves notes.txt on the host while the task runs; the next sync must not overwrite it.
+    await writeFile(join(fixture.workspace, 'notes.txt'), 'first\nuser\n');
+    for (let attempt = 0; attempt < 20 && !seen.includes('conflict'); attempt += 1) await readTask('bash_output', { waitMs: 1000 });
+    expect(seen).toMatch(/conflict: .*notes\.txt: the host changed this file during the call/s);
+    expect(await readFile(join(fixture.workspace, 'notes.txt'), 'utf8')).toBe('first\nuser\n');
+    await readTask('bash_kill', {});
+    const changes = artifacts.flatMap((artifact) => (artifact.kind === 'file_change' && artifact.change !== undefined ? [artifact.change] : []));
+    expect(changes.map((change) => [change.path, change.kind])).toEqual([['made.txt', 'created']]);
+    const callId = changes[0]?.callId as string;
+    const undone = await undoFileChanges({ artifacts, changeIds: [callId] }, { filesystem: fixture.session.filesystem, writeLocks: fixture.session.writeLocks, policy: fixture.policy() });
+    expect(undone.ok, JSON.stringify(undone)).toBe(true);
+    expect(existsSync(join(fixture.workspace, 'made.txt'))).toBe(false);
+    expect(await readFile(join(fixture.workspace, 'notes.txt'), 'utf8')).toBe('first\nuser\n');
+  });
+});

@@ -1,5 +1,5 @@
 import { BoundedCapture, ProcessStdin, type ProcessOutcome } from '@openwork/process-backend';
-import type { WrappedCommand } from '@openwork/sandbox';
+import type { StagedApplyReport, WrappedCommand } from '@openwork/sandbox';
 import type { BuiltinAgent } from '../../registry/builtin-agent.js';
 import { cleanTerminalOutput, unfinishedTerminalSequenceLength } from '../../text/clean-terminal-output.js';
 import type { SpillLocation } from '../../spill/spill-location.js';
@@ -128,10 +128,31 @@ export class BackgroundTask {
       if (running || this.#state !== 'running') return;
       running = true;
       sync()
+        .then((report) => {
+          const staged = report !== undefined && 'staged' in report ? (report as { staged: StagedApplyReport }).staged : undefined;
+          if (staged !== undefined) this.#keepStaged(staged);
+          // What a pass could not apply (conflicts with the host's own changes, a failed pass) is
+          // part of what the task printed, as the refusals are at its end.
+          for (const notice of report?.notices ?? []) if (this.#state === 'running') this.receive(Buffer.from(`\n${notice}\n`));
+        })
         .catch(() => undefined)
         .finally(() => (running = false));
     }, SANDBOX_SYNC_MS);
     this.#syncTimer.unref();
+  }
+
+  #staged: StagedApplyReport[] = [];
+
+  #keepStaged(report: StagedApplyReport): void {
+    const total = report.counts.created + report.counts.modified + report.counts.deleted;
+    if (total > 0) this.#staged.push(report);
+  }
+
+  /** What the task's staged writes applied to the host since the last call (sync passes, then its release): to be recorded as file changes. */
+  takeStagedReports(): StagedApplyReport[] {
+    const taken = this.#staged;
+    this.#staged = [];
+    return taken;
   }
 
   /** Host paths the file tools just wrote, shown to the running task (its watchers see them). */
@@ -169,8 +190,9 @@ export class BackgroundTask {
   }
 
   /** The process is gone: its state from the outcome (`killed` when we killed it). */
-  settle(outcome: ProcessOutcome, runnerFailure: string | undefined, notices: readonly string[] = []): void {
+  settle(outcome: ProcessOutcome, runnerFailure: string | undefined, notices: readonly string[] = [], staged?: StagedApplyReport): void {
     this.#exitCode = outcome.exitCode;
+    if (staged !== undefined) this.#keepStaged(staged);
     // What the sandbox kept from the host (refused staged writes) is part of what the task printed.
     for (const notice of notices) this.receive(Buffer.from(`\n${notice}\n`));
     if (outcome.status === 'failed') this.#end('failed', outcome.error ?? 'the process could not be started or read');

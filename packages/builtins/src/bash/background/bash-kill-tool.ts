@@ -4,6 +4,7 @@ import * as z from 'zod';
 import type { ToolSessionContext } from '../../context/tool-session-context.js';
 import { findTask } from './find-task.js';
 import { recordedTaskOutput } from './recorded-task-output.js';
+import { withTaskFileChanges } from './task-file-changes.js';
 import { renderTaskRead } from './render-task.js';
 import { taskIdSchema } from './wait-input.js';
 
@@ -20,11 +21,11 @@ export const bashKillTool = defineTool<typeof inputSchema, ToolSessionContext, S
   description: 'Stop a background task and every process it started. Returns what it printed since the last read and its final state.',
   risk: 'process_execution',
   inputSchema,
-  async execute(input, session) {
+  async execute(input, session, call) {
     const found = await findTask(session, input.taskId);
     if (found.kind === 'unknown') return found.error;
     if (found.kind === 'recorded') return recordedTaskOutput(session, found.entry);
     await found.task.kill('by bash_kill');
-    return renderTaskRead(found.task, await found.task.read());
+    return withTaskFileChanges(renderTaskRead(found.task, await found.task.read()), found.task, session, call.callId);
   },
 });

@@ -5,6 +5,7 @@ import type { ToolSessionContext } from '../../context/tool-session-context.js';
 import { MAX_WAIT_MS } from './background-limits.js';
 import { findTask } from './find-task.js';
 import { recordedTaskOutput } from './recorded-task-output.js';
+import { withTaskFileChanges } from './task-file-changes.js';
 import { renderTaskList, renderTaskRead } from './render-task.js';
 import { clampWait, taskIdSchema } from './wait-input.js';
 
@@ -34,6 +35,6 @@ export const bashOutputTool = defineTool<typeof inputSchema, ToolSessionContext,
     if (found.kind === 'unknown') return found.error;
     if (found.kind === 'recorded') return recordedTaskOutput(session, found.entry);
     await found.task.waitForChange(clampWait(input.waitMs), call.signal);
-    return renderTaskRead(found.task, await found.task.read());
+    return withTaskFileChanges(renderTaskRead(found.task, await found.task.read()), found.task, session, call.callId);
   },
 });

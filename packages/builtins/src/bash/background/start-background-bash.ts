@@ -28,7 +28,7 @@ export function startBackgroundBash(session: ToolSessionContext, task: Backgroun
   }).then(
     (result) => {
       if (result.kind === 'unavailable') task.fail(`the kernel sandbox is unavailable (${result.reason}); nothing ran`);
-      else task.settle(result.outcome, detectRunnerFailure({ exitCode: result.outcome.exitCode, output: result.outcome.output })?.reason, result.notices);
+      else task.settle(result.outcome, detectRunnerFailure({ exitCode: result.outcome.exitCode, output: result.outcome.output })?.reason, result.notices, result.staged);
     },
     (error: unknown) => task.fail(`bash could not be started: ${error instanceof Error ? error.message : String(error)}`),
   );
