@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import { isInsideScopedPath } from '../policy/is-inside-scoped-path.js';
 import { SandboxError } from '../policy/sandbox-error.js';
 import type { StagedRoot } from './staged-writes.js';
@@ -23,6 +22,11 @@ export interface StagingArea {
   readonly roots: readonly StagingRoot[];
   /** Removes the folder and everything still in it (after the changes were applied). */
   remove(): void;
+}
+
+/** This process's uid, without a passwd lookup (a uid without an entry has no `os.userInfo()`). */
+export function currentUid(): number {
+  return process.getuid?.() ?? 0;
 }
 
 /** A folder name that carries its owner's process ID: `<pid>-<random>`. */
@@ -104,7 +108,7 @@ function reapStagingFolders(base: string): void {
  * first, so applying a change is a rename, not a copy.
  */
 function stagingCandidates(openworkHome: string): string[] {
-  return [`${openworkHome}/staging`, `/dev/shm/openwork-${os.userInfo().uid}/staging`];
+  return [`${openworkHome}/staging`, `/dev/shm/openwork-${currentUid()}/staging`];
 }
 
 export function stagingBases(openworkHome: string, targets: readonly string[]): string[] {

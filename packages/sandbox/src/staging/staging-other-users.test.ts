@@ -1,0 +1,67 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { compileSourcesForChild } from '../bubblewrap/test-support/compile-sources-for-child.js';
+import { makeTempDirectory } from '../bubblewrap/test-support/run-wrapped.js';
+import { canSwitchUser, giveTo, openBuildToAll, runAsUser, throwawayUid } from './test-support/as-other-user.js';
+
+// Each case runs a real OpenWork process (the package compiled from these sources) as a throwaway
+// uid with no passwd entry, through the real bwrap, the real stage helper and real overlays.
+let build: string;
+let base: string;
+let uid: number;
+
+beforeAll(async () => {
+  if (!canSwitchUser()) throw new Error('the other-user tests run a child as another uid: run them as root (CI does)');
+  build = await compileSourcesForChild();
+  openBuildToAll(build);
+}, 120_000);
+
+afterAll(() => {
+  fs.rmSync(build, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  base = await makeTempDirectory('ow-other-users-');
+  uid = throwawayUid();
+});
+
+afterEach(() => {
+  fs.rmSync(base, { recursive: true, force: true });
+  for (const name of fs.readdirSync('/dev/shm')) {
+    if (name === `openwork-${uid}` || name.startsWith(`openwork-${uid}.`)) fs.rmSync(`/dev/shm/${name}`, { recursive: true, force: true });
+  }
+});
+
+/** The victim's own folders: HOME, a workspace in it (or HOME itself), TMPDIR; all owned by `uid`. */
+function userFolders(options: { readonly homeIsWorkspace?: boolean } = {}) {
+  const home = path.join(base, 'home');
+  const workspace = options.homeIsWorkspace === true ? home : path.join(home, 'project');
+  const temp = path.join(base, 'tmp');
+  for (const folder of [home, workspace, temp]) fs.mkdirSync(folder, { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'kept.txt'), 'mine\n');
+  // Every folder on the way is the user's: overlayfs cannot copy up a folder whose owner is not
+  // mapped in the sandbox's user namespace (a root-owned parent inside /tmp answers EOVERFLOW).
+  giveTo(base, uid);
+  return { home, workspace, openworkHome: path.join(home, '.openwork'), temp };
+}
+
+describe('any uid (a container run as `-u 12345`: no passwd entry)', () => {
+  it('passes the self-check and runs a staged bash call', async () => {
+    const folders = userFolders();
+    const result = await runAsUser(build, uid, { ...folders, script: 'echo ok > made.txt' });
+    expect(result.uid).toBe(uid);
+    expect(result.availability).toEqual({ available: true });
+    expect(result.call?.code).toBe(0);
+    expect(result.workspace).toContain('made.txt');
+    expect(fs.readFileSync(path.join(folders.workspace, 'made.txt'), 'utf8')).toBe('ok\n');
+  }, 60_000);
+
+  it('with HOME as the workspace (staged outside the OpenWork home)', async () => {
+    const folders = userFolders({ homeIsWorkspace: true });
+    const result = await runAsUser(build, uid, { ...folders, script: 'echo ok > made.txt' });
+    expect(result.availability).toEqual({ available: true });
+    expect(result.call).toMatchObject({ code: 0 });
+    expect(fs.readFileSync(path.join(folders.workspace, 'made.txt'), 'utf8')).toBe('ok\n');
+  }, 60_000);
+});
