@@ -6,6 +6,7 @@ import { SandboxConfigurationError } from '../policy/sandbox-error.js';
 import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
 import { hostMounts, type HostMount } from './host-mounts.js';
 import type { StageMount } from './staged-command.js';
+import { visibleStagingFolders } from './staging-area.js';
 import type { StagingArea } from './staging-area.js';
 
 /** Where masks that must sit on top of an overlay are prepared before the helper moves them there. */
@@ -29,10 +30,13 @@ export interface StagedHost {
   mounts(): readonly HostMount[];
   /** `path` with every symbolic link followed, or undefined when it is not there. */
   resolve(path: string): string | undefined;
+  /** This user's staging folders a read-only `/` would show (`visibleStagingFolders`). */
+  stagingFolders?(): readonly string[];
 }
 
 export const realStagedHost = (listeningSockets: () => readonly string[]): StagedHost => ({
   mounts: () => hostMounts(),
+  stagingFolders: () => visibleStagingFolders(),
   resolve(path) {
     try {
       return fs.realpathSync.native(path);
@@ -152,6 +156,11 @@ export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCo
   overlayRoots(plan, area, mounted); // tier 4: every writable folder staged
   maskCredentials(plan, layout, host); // tier 2: unreadable and unwritable, grants reopening parts
   maskHostSockets(plan, layout, host); // §3.7: host daemons behind UNIX sockets unreachable
+  // Other calls' staging folders on a disk the read-only `/` shows (never the command's to read).
+  for (const folder of host.stagingFolders?.() ?? []) {
+    if (plan.insideOverlay(folder)) plan.mounts.push({ kind: 'readonly-empty', target: folder });
+    else plan.args.push('--perms', '0000', '--tmpfs', folder, '--remount-ro', folder);
+  }
   plan.args.push('--bind', area.folder, area.mountPoint);
   // The staging folder is the helper's business only: hidden before the command runs.
   plan.mounts.push({ kind: 'readonly-empty', target: area.mountPoint });

@@ -49,6 +49,11 @@ export const READONLY_EMPTY_OPTIONS = 'size=4k,mode=000';
  *     set-uid or file-capability program gains nothing;
  *  4. execs the program with the same environment.
  *
+ * Two queries make no mount: `helper ? <folder>…` answers one `y` (opaque) or `n` per upper-layer
+ * folder (`n` only for ENODATA or EOPNOTSUPP; any other answer of lgetxattr exits 1: fails closed);
+ * `helper !` takes `flock(3, LOCK_EX | LOCK_NB)` on the lock file the host passed as descriptor 3
+ * and exits 0 when it got it (the lock stays with the host's open file), 1 when not.
+ *
  * Any failure writes one line to stderr — which stage, the path it was at (a mount's target, the
  * program) and the errno (`stageFailureLine`) — and exits 127 before the command ran. With no
  * arguments at all it exits 0: the probe that it runs. No libc, no relocations, no writable data.
@@ -57,7 +62,7 @@ export const READONLY_EMPTY_OPTIONS = 'size=4k,mode=000';
  * `argv[argc]` is NULL, and the environment pointers follow it. Registers: rbx argc, r12 the next
  * operand's slot in argv, r13 the next letter of `<ops>`, r14 `&argv[argc]`, r15 the path a
  * failure names (0: none), rbp the errno of a failure. Syscall numbers are x86-64's: unshare 272,
- * mount 165, prctl 157, capset 126, execve 59, write 1, exit_group 231. GNU `as` assembles the
+ * mount 165, flock 73, lgetxattr 192, prctl 157, capset 126, execve 59, write 1, exit_group 231. GNU `as` assembles the
  * `assembly` column to the `bytes` column exactly (`stage-mount-program.test.ts`).
  */
 export const stageMountListing: readonly ListingLine[] = [
@@ -69,6 +74,8 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: '4c 8d 64 24 18', assembly: 'lea r12, [rsp + 24]', comment: 'r12 = &argv[2]: the next operand' },
   { bytes: '66 41 83 7d 00 3f', assembly: 'cmp word ptr [r13], 0x3f', comment: 'argv[1] is "?":' },
   { bytes: '0f 84', relative: { target: 'opaqueQuery', size: 4 }, assembly: 'je opaqueQuery', comment: '  the opaque-folder query, no mounts' },
+  { bytes: '66 41 83 7d 00 21', assembly: 'cmp word ptr [r13], 0x21', comment: 'argv[1] is "!":' },
+  { bytes: '0f 84', relative: { target: 'lockQuery', size: 4 }, assembly: 'je lockQuery', comment: '  the lock of a staging base, no mounts' },
   { bytes: '45 31 ff', assembly: 'xor r15d, r15d', comment: 'r15 = the path a failure names (none yet)' },
   { bytes: 'b8 10 01 00 00', assembly: 'mov eax, 272', comment: 'unshare(' },
   { bytes: 'bf 00 00 02 00', assembly: 'mov edi, 0x20000', comment: '  CLONE_NEWNS): a mount namespace our user namespace owns' },
@@ -273,10 +280,14 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: 'b8 c0 00 00 00', assembly: 'mov eax, 192' },
   { bytes: '0f 05', assembly: 'syscall' },
   { bytes: 'c6 44 24 f8 6e', assembly: 'mov byte ptr [rsp - 8], 0x6e', comment: "answer 'n'" },
+  { bytes: '48 83 f8 c3', assembly: 'cmp rax, -61', comment: 'ENODATA: no such attribute, not opaque' },
+  { bytes: '74', relative: { target: 'queryWrite', size: 1 }, assembly: 'je queryWrite' },
+  { bytes: '48 83 f8 a1', assembly: 'cmp rax, -95', comment: 'EOPNOTSUPP: a file system without user attributes cannot mark a folder opaque' },
+  { bytes: '74', relative: { target: 'queryWrite', size: 1 }, assembly: 'je queryWrite' },
   { bytes: '48 83 f8 01', assembly: 'cmp rax, 1' },
-  { bytes: '75', relative: { target: 'queryWrite', size: 1 }, assembly: 'jne queryWrite', comment: 'no such attribute (or not one byte): not opaque' },
+  { bytes: '75', relative: { target: 'queryFailed', size: 1 }, assembly: 'jne queryFailed', comment: 'any other error, or not one byte: no answer (fails closed, exit 1)' },
   { bytes: '80 7c 24 f0 79', assembly: 'cmp byte ptr [rsp - 16], 0x79' },
-  { bytes: '75', relative: { target: 'queryWrite', size: 1 }, assembly: 'jne queryWrite' },
+  { bytes: '75', relative: { target: 'queryFailed', size: 1 }, assembly: 'jne queryFailed', comment: "a value other than 'y': no answer" },
   { bytes: 'c6 44 24 f8 79', assembly: 'mov byte ptr [rsp - 8], 0x79', comment: "answer 'y': opaque" },
   { label: 'queryWrite', bytes: 'b8 01 00 00 00', assembly: 'mov eax, 1', comment: 'write(stdout, the answer, 1)' },
   { bytes: 'bf 01 00 00 00', assembly: 'mov edi, 1' },
@@ -291,6 +302,16 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: 'b8 e7 00 00 00', assembly: 'mov eax, 231' },
   { bytes: '0f 05', assembly: 'syscall' },
   { label: 'queryFailed', bytes: 'bf 01 00 00 00', assembly: 'mov edi, 1', comment: 'exit_group(1)' },
+  { bytes: 'b8 e7 00 00 00', assembly: 'mov eax, 231' },
+  { bytes: '0f 05', assembly: 'syscall' },
+
+  { label: 'lockQuery', bytes: 'b8 49 00 00 00', assembly: 'mov eax, 73', comment: 'flock(' },
+  { bytes: 'bf 03 00 00 00', assembly: 'mov edi, 3', comment: '  descriptor 3 (a lock file the host opened and keeps open),' },
+  { bytes: 'be 06 00 00 00', assembly: 'mov esi, 6', comment: '  LOCK_EX | LOCK_NB): the lock stays with the host\'s open file' },
+  { bytes: '0f 05', assembly: 'syscall' },
+  { bytes: '31 ff', assembly: 'xor edi, edi' },
+  { bytes: '48 85 c0', assembly: 'test rax, rax' },
+  { bytes: '40 0f 95 c7', assembly: 'setne dil', comment: 'exit_group(0: locked; 1: another process holds it, or no descriptor 3)' },
   { bytes: 'b8 e7 00 00 00', assembly: 'mov eax, 231' },
   { bytes: '0f 05', assembly: 'syscall' },
 

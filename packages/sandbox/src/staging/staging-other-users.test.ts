@@ -28,8 +28,10 @@ beforeEach(async () => {
 
 afterEach(() => {
   fs.rmSync(base, { recursive: true, force: true });
-  for (const name of fs.readdirSync('/dev/shm')) {
-    if (name === `openwork-${uid}` || name.startsWith(`openwork-${uid}.`)) fs.rmSync(`/dev/shm/${name}`, { recursive: true, force: true });
+  for (const parent of ['/dev/shm', '/var/tmp']) {
+    for (const name of fs.readdirSync(parent)) {
+      if (name === `openwork-${uid}` || name.startsWith(`openwork-${uid}.`)) fs.rmSync(`${parent}/${name}`, { recursive: true, force: true });
+    }
   }
 });
 
@@ -58,6 +60,48 @@ describe('any uid (a container run as `-u 12345`: no passwd entry)', () => {
   }, 60_000);
 
   it('with HOME as the workspace (staged outside the OpenWork home)', async () => {
+    const folders = userFolders({ homeIsWorkspace: true });
+    const result = await runAsUser(build, uid, { ...folders, script: 'echo ok > made.txt' });
+    expect(result.availability).toEqual({ available: true });
+    expect(result.call).toMatchObject({ code: 0 });
+    expect(fs.readFileSync(path.join(folders.workspace, 'made.txt'), 'utf8')).toBe('ok\n');
+  }, 60_000);
+});
+
+/** Another local user (here root) made the victim's shared folder names first. */
+function squat(kind: 'folder' | 'file'): string[] {
+  const names = [`/dev/shm/openwork-${uid}`, `/var/tmp/openwork-${uid}`];
+  for (const name of names) {
+    if (kind === 'file') fs.writeFileSync(name, 'not yours\n');
+    else {
+      fs.mkdirSync(`${name}/staging`, { recursive: true });
+      fs.chmodSync(name, 0o777);
+      fs.chmodSync(`${name}/staging`, 0o777);
+      // What the other user left there: a victim that used the folder would have reaped it (no such process).
+      fs.mkdirSync(`${name}/staging/999999999-AbC123`);
+    }
+  }
+  return names;
+}
+
+describe("another local user's folder at the victim's staging names (HOME as the workspace: staged outside the OpenWork home)", () => {
+  it('a folder made first by another user is never used: the call stages in a private folder of its own', async () => {
+    const squatted = squat('folder');
+    const folders = userFolders({ homeIsWorkspace: true });
+    const result = await runAsUser(build, uid, { ...folders, script: 'echo ok > made.txt' });
+    expect(result.availability).toEqual({ available: true });
+    expect(result.call).toMatchObject({ code: 0 });
+    expect(fs.readFileSync(path.join(folders.workspace, 'made.txt'), 'utf8')).toBe('ok\n');
+    // Nothing of the victim's ever went through the other user's folders.
+    for (const name of squatted) expect(fs.readdirSync(`${name}/staging`)).toEqual(['999999999-AbC123']);
+    const own = fs.readdirSync('/var/tmp').filter((name) => name.startsWith(`openwork-${uid}.`));
+    expect(own).toHaveLength(1);
+    const stats = fs.lstatSync(`/var/tmp/${own[0]!}`);
+    expect([stats.uid, stats.mode & 0o777]).toEqual([uid, 0o700]);
+  }, 60_000);
+
+  it('a file at the name does not make bash unavailable', async () => {
+    squat('file');
     const folders = userFolders({ homeIsWorkspace: true });
     const result = await runAsUser(build, uid, { ...folders, script: 'echo ok > made.txt' });
     expect(result.availability).toEqual({ available: true });

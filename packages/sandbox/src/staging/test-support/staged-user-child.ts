@@ -17,7 +17,7 @@ if (availability.available) {
     const [file, ...args] = wrapped.argv as [string, ...string[]];
     const run = spawnSync(file, args, { cwd: configuration.workspace, encoding: 'utf8' });
     const report = await wrapped.release();
-    call = { code: run.status, notices: [...report.notices, run.stderr].filter((text) => text !== '') };
+    call = { code: run.status, notices: [...(report?.notices ?? []), run.stderr].filter((text) => text !== '') };
   } catch (error) {
     call = { code: null, notices: [], error: error instanceof Error ? error.message : String(error) };
   }
