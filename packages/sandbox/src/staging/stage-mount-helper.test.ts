@@ -237,6 +237,14 @@ describe('the staged-writes mount helper is installed like the Landlock helper',
     expect(() => installStageMountHelper(openworkHome)).toThrow(/the staged-writes mount helper's folder cannot be trusted/);
   });
 
+  it('a file of the user where the helpers folder belongs is removed and the helper installed (not refused for ever)', async () => {
+    const openworkHome = path.join(home, 'forged', '.openwork');
+    await fs.mkdir(openworkHome, { recursive: true });
+    await fs.writeFile(path.join(openworkHome, 'helpers'), 'forged\n');
+    const file = installStageMountHelper(openworkHome);
+    expect((await fs.readFile(file)).equals(stageMountProgram().bytes)).toBe(true);
+  });
+
   it('with no arguments it only exits 0 (the probe that it runs)', () => {
     const run = spawnSync(installed, [], { encoding: 'utf8' });
     expect([run.status, run.stdout, run.stderr]).toEqual([0, '', '']);

@@ -100,6 +100,15 @@ describe("another local user's folder at the victim's staging names (HOME as the
     expect([stats.uid, stats.mode & 0o777]).toEqual([uid, 0o700]);
   }, 60_000);
 
+  it("the user's own file at the name (one `write` in full-access mode) does not make bash unavailable either", async () => {
+    for (const name of squat('file')) fs.chownSync(name, uid, uid);
+    const folders = userFolders({ homeIsWorkspace: true });
+    const result = await runAsUser(build, uid, { ...folders, script: 'echo ok > made.txt' });
+    expect(result.availability).toEqual({ available: true });
+    expect(result.call).toMatchObject({ code: 0 });
+    expect(fs.readFileSync(path.join(folders.workspace, 'made.txt'), 'utf8')).toBe('ok\n');
+  }, 60_000);
+
   it('a file at the name does not make bash unavailable', async () => {
     squat('file');
     const folders = userFolders({ homeIsWorkspace: true });
