@@ -35,17 +35,6 @@ export interface ReadLinesOptions {
    * not delivered cost no per-line allocation.
    */
   readonly onLine?: (line: FileLine) => boolean | void;
-  /**
-   * Read at most this many bytes from the start (a sparse file of a terabyte reads as a terabyte
-   * of zeros: nothing else bounds the work). The summary then says `complete: false`. Default: all.
-   */
-  readonly maxBytes?: number;
-  /**
-   * `Date.now()` value after which no further chunk is read once `onLine` asked for no more lines
-   * (or none were asked for): the delivered lines are always whole. The summary then says
-   * `complete: false`. Default: none.
-   */
-  readonly deadline?: number;
   readonly signal?: AbortSignal;
 }
 

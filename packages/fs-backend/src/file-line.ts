@@ -34,11 +34,6 @@ export interface LinesSummary {
   readonly lineCount: number;
   /** Bytes read, i.e. the file size at the time of reading. */
   readonly byteLength: number;
-  /** Lowercase hex SHA-256 of exactly the bytes read (the whole file when `complete`). */
+  /** Lowercase hex SHA-256 of exactly the bytes read (the whole file). */
   readonly sha256: string;
-  /**
-   * `false` when `maxBytes` or `deadline` stopped the read before the end of the file: then
-   * `lineCount` counts the lines completed in what was read, and `sha256` is not the file's.
-   */
-  readonly complete: boolean;
 }

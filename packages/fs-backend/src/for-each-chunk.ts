@@ -12,22 +12,11 @@ export async function forEachChunk(
   handle: FileHandle,
   chunkBytes: number,
   visit: (chunk: Buffer) => void,
-  context: {
-    readonly signal: AbortSignal | undefined;
-    readonly operation: string;
-    readonly path: string;
-    /** Read at most this many bytes (default: to EOF). */
-    readonly maxBytes?: number;
-    /** Asked before each further chunk: `true` ends the reading there. */
-    readonly stop?: () => boolean;
-  },
+  context: { readonly signal: AbortSignal | undefined; readonly operation: string; readonly path: string },
 ): Promise<number> {
   const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] as const;
-  const limit = context.maxBytes ?? Number.POSITIVE_INFINITY;
   const read = (index: 0 | 1, position: number) =>
-    position >= limit || context.stop?.() === true
-      ? Promise.resolve(0)
-      : handle.read(buffers[index], 0, Math.min(chunkBytes, limit - position), position).then(
+    handle.read(buffers[index], 0, chunkBytes, position).then(
       (result) => result.bytesRead,
       (error: unknown) => {
         throw toFileSystemError(error, context.operation, context.path);

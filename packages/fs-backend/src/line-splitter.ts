@@ -122,20 +122,6 @@ export class LineSplitter {
     this.#lastByte = chunk[length - 1] as number;
   }
 
-  /**
-   * The read stopped before the end of the file (`readLines`' `maxBytes` or `deadline`): returns
-   * the lines completed so far, and a line cut by the stop when it was delivered. It is delivered
-   * only when what was read of it decides how it is shown: it holds a NUL byte already, or it is
-   * longer than the kept bytes (shown cut whatever follows); otherwise its end is unknown.
-   */
-  finishEarly(): number {
-    if (this.#delivering && this.#rawLength > 0 && (this.#hasNul || this.#rawLength > this.#maxLineBytes)) {
-      this.#emit(false);
-      return this.#newlines + 1;
-    }
-    return this.#newlines;
-  }
-
   /** Delivers an unterminated last line and returns the total line count. */
   finish(): number {
     if (this.#delivering && this.#rawLength > 0) this.#emit(false);

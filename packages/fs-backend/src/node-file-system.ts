@@ -317,22 +317,10 @@ export class NodeFileSystem implements AsyncFileSystem {
     requirePositiveInteger(maxLineBytes, 'maxLineBytes', path);
     requirePositiveInteger(firstLine, 'firstLine', path);
     throwIfAborted(options.signal, 'read', path);
-    if (options.maxBytes !== undefined && (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0)) {
-      throw new TypeError(`readLines: maxBytes must be a non-negative integer, got ${String(options.maxBytes)}`);
-    }
     const { handle } = await openRegularFile(path, 'read');
     try {
       const hash = createHash('sha256');
-      let wanting = options.onLine !== undefined;
-      const onLine = options.onLine;
-      const splitter = new LineSplitter({
-        maxLineBytes,
-        firstLine,
-        onLine: onLine === undefined ? undefined : (line) => (wanting = onLine(line) !== false),
-      });
-      const deadline = options.deadline;
-      let stoppedByDeadline = false;
-      const stop = deadline === undefined ? undefined : () => (stoppedByDeadline ||= !wanting && Date.now() > deadline);
+      const splitter = new LineSplitter({ maxLineBytes, firstLine, onLine: options.onLine });
       const byteLength = await forEachChunk(
         handle,
         this.#chunkBytes,
@@ -340,13 +328,10 @@ export class NodeFileSystem implements AsyncFileSystem {
           hash.update(chunk);
           splitter.push(chunk);
         },
-        { signal: options.signal, operation: 'read', path, ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }), ...(stop === undefined ? {} : { stop }) },
+        { signal: options.signal, operation: 'read', path },
       );
-      // Stopped by a bound: cut only if the file really goes on.
-      const cut = (stoppedByDeadline || byteLength === options.maxBytes) && (await handle.read(Buffer.alloc(1), 0, 1, byteLength)).bytesRead > 0;
-      if (cut) return { lineCount: splitter.finishEarly(), byteLength, sha256: hash.digest('hex'), complete: false };
       const lineCount = splitter.finish();
-      return { lineCount, byteLength, sha256: hash.digest('hex'), complete: true };
+      return { lineCount, byteLength, sha256: hash.digest('hex') };
     } finally {
       await handle.close();
     }

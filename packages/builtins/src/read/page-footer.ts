@@ -1,11 +1,7 @@
 import type { ReadPage } from './read-page.js';
 
-/**
- * §7.1: the continuation line when the page stopped before the end; none at the end of the file.
- * `totalLines` is a number, or the words that say how far lines were counted (a file read only in
- * part, docs/decisions/0096-reads-bounded-in-bytes-and-time.md).
- */
-export function pageFooter(page: ReadPage, totalLines: number | string): string | undefined {
+/** §7.1: the continuation line when the page stopped before the end; none at the end of the file. */
+export function pageFooter(page: ReadPage, totalLines: number): string | undefined {
   if (page.stop === undefined || page.firstLine === undefined || page.lastLine === undefined) return undefined;
   const next = page.lastLine + 1;
   if (page.stop === 'bytes') {

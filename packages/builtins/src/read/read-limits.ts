@@ -16,16 +16,3 @@ export { MAX_RESULT_IMAGE_BYTES as READ_MAX_IMAGE_BYTES } from '@openwork/tools-
 export const READ_MAX_IMAGE_SIDE = 8000;
 /** The largest notebook `read` parses (JSON.parse holds all of it, a few times over). */
 export const READ_MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024;
-
-/**
- * The most bytes one `read` of a text file reads (docs/decisions/0096-reads-bounded-in-bytes-and-time.md):
- * the page must lie within them, and lines after the page are counted in them only. A sparse file
- * of a terabyte is a terabyte of zeros to read; 64 MiB cost about 80 ms of CPU on the 2-core machine.
- */
-export const READ_SCAN_BYTES = 64 * 1024 * 1024;
-
-/** After the page is complete, counting the lines that follow stops after this long (a slow disk, a network file system). */
-export const READ_COUNT_DEADLINE_MS = 2000;
-
-/** The most time one page of a notebook spends checking its images; the rest are named, unchecked (a damaged or huge PNG inflates for long). */
-export const READ_IMAGE_CHECK_DEADLINE_MS = 5000;

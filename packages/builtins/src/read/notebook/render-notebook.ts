@@ -7,34 +7,19 @@ import { sniffImageType } from '../image/sniff-image-type.js';
 import { READ_MAX_IMAGE_BYTES, READ_MAX_IMAGE_SIDE } from '../read-limits.js';
 import type { NotebookCell, NotebookOutput } from './parse-notebook.js';
 
-/**
- * An image output, at the rendered line that announces it. Not checked when rendered: `readNotebook`
- * checks only the images on the page it shows (`checkImageOutput`), so a page costs the same
- * whatever the rest of the notebook holds (docs/decisions/0096-reads-bounded-in-bytes-and-time.md).
- */
-export interface PendingImage {
-  /** 1-based rendered line of its `[image N · …]` line. */
-  readonly line: number;
-  /** Its number among the notebook's image outputs. */
-  readonly number: number;
-  /** The output type it was declared with. */
-  readonly declared: ResultImageType;
-  /** The output's base64 data, as in the JSON. */
-  readonly base64: string;
-}
-
-/** A checked image output: attached, with the line that announces it. */
+/** An image output that passed the checks, at the rendered line that announces it. */
 export interface RenderedImage {
+  /** 1-based rendered line of its `[image N · …]` line. */
   readonly line: number;
   readonly number: number;
   readonly bytes: number;
   readonly image: ToolResultImage;
 }
 
-/** A notebook as read shows it: numbered text lines, and the images they announce (the image lines are placeholders until checked). */
+/** A notebook as read shows it: numbered text lines, and the images they announce. */
 export interface RenderedNotebook {
   readonly lines: readonly string[];
-  readonly images: readonly PendingImage[];
+  readonly images: readonly RenderedImage[];
 }
 
 /** Image output types in the order read prefers them; SVG is text and is not sent as an image. */
@@ -44,14 +29,13 @@ const IMAGE_OUTPUT_TYPES: readonly ResultImageType[] = ['image/png', 'image/jpeg
 /**
  * Renders cells in order as `[cell N · code|markdown|raw]` blocks: the source, then for code
  * cells each output — `[output · stdout]` text, `[output · result]` / `[output · display]` with
- * the `text/plain` form, `[output · error Name]` with its traceback, and one line per image output,
- * whose text `checkImageOutput` gives when the line is on the page shown: `[image N · image/png
- * 640×480, 12 KB]` for an image that is whole, valid and within read's image bounds, otherwise a
- * line that says why it is not shown. Blank lines separate cells.
+ * the `text/plain` form, `[output · error Name]` with its traceback, and `[image N · image/png
+ * 640×480, 12 KB]` for an image output that is whole, valid and within read's image bounds
+ * (otherwise a line says why it is not shown). Blank lines separate cells.
  */
-export function renderNotebook(cells: readonly NotebookCell[]): RenderedNotebook {
+export async function renderNotebook(cells: readonly NotebookCell[], signal: AbortSignal): Promise<RenderedNotebook> {
   const lines: string[] = [];
-  const images: PendingImage[] = [];
+  const images: RenderedImage[] = [];
   const push = (text: string): void => {
     for (const line of text.replace(/\r?\n$/, '').split(/\r?\n/)) lines.push(clean(line));
   };
@@ -60,23 +44,23 @@ export function renderNotebook(cells: readonly NotebookCell[]): RenderedNotebook
     lines.push(`[cell ${index + 1} · ${cell.kind}]`);
     if (cell.source !== '') push(cell.source);
     for (const output of cell.outputs) {
-      for (const line of renderOutput(output)) {
+      for (const line of await renderOutput(output, signal)) {
         if (typeof line === 'string') {
           push(line);
           continue;
         }
         const number = images.length + 1;
-        lines.push(`[image ${number} · ${line.declared}]`);
-        images.push({ line: lines.length, number, declared: line.declared, base64: line.base64 });
+        lines.push(`[image ${number} · ${line.image.mimeType} ${line.width}×${line.height}, ${formatSize(line.bytes)}]`);
+        images.push({ line: lines.length, number, bytes: line.bytes, image: line.image });
       }
     }
   }
   return { lines, images };
 }
 
-type OutputLine = string | { readonly declared: ResultImageType; readonly base64: string };
+type OutputLine = string | { readonly image: ToolResultImage; readonly width: number; readonly height: number; readonly bytes: number };
 
-function renderOutput(output: NotebookOutput): OutputLine[] {
+async function renderOutput(output: NotebookOutput, signal: AbortSignal): Promise<OutputLine[]> {
   switch (output.kind) {
     case 'stream':
       return [`[output · ${output.name}]`, output.text];
@@ -87,7 +71,7 @@ function renderOutput(output: NotebookOutput): OutputLine[] {
     default: {
       const rendered: OutputLine[] = [`[output · ${output.kind === 'execute_result' ? 'result' : 'display'}]`];
       const imageType = IMAGE_OUTPUT_TYPES.find((type) => output.data[type] !== undefined);
-      if (imageType !== undefined) rendered.push({ declared: imageType, base64: output.data[imageType]! });
+      if (imageType !== undefined) rendered.push(await imageOutput(imageType, output.data[imageType]!, signal));
       const plain = output.data['text/plain'];
       if (plain !== undefined) rendered.push(plain);
       if (imageType === undefined && plain === undefined) {
@@ -98,13 +82,9 @@ function renderOutput(output: NotebookOutput): OutputLine[] {
   }
 }
 
-/**
- * The line of an image output on the page shown, checked like a file `read` shows: the
- * announcement and the image, or the line saying why it is not shown.
- */
-export async function checkImageOutput(pending: PendingImage, signal: AbortSignal): Promise<string | RenderedImage & { readonly text: string }> {
-  const { declared, number, line } = pending;
-  const bytes = Buffer.from(pending.base64.replace(/\s+/g, ''), 'base64');
+/** The image of an output, checked like a file `read` shows, or the line saying why it is not shown. */
+async function imageOutput(declared: ResultImageType, base64: string, signal: AbortSignal): Promise<OutputLine> {
+  const bytes = Buffer.from(base64.replace(/\s+/g, ''), 'base64');
   const name = IMAGE_TYPE_NAMES[declared];
   if (bytes.length > READ_MAX_IMAGE_BYTES) {
     return `(${name} image output of ${formatSize(bytes.length)} not shown: read shows images up to ${formatSize(READ_MAX_IMAGE_BYTES)})`;
@@ -117,13 +97,7 @@ export async function checkImageOutput(pending: PendingImage, signal: AbortSigna
   if (width > READ_MAX_IMAGE_SIDE || height > READ_MAX_IMAGE_SIDE) {
     return `(${name} image output of ${width}×${height} px not shown: read shows images up to ${READ_MAX_IMAGE_SIDE} px on a side)`;
   }
-  return {
-    text: `[image ${number} · ${type} ${width}×${height}, ${formatSize(bytes.length)}]`,
-    line,
-    number,
-    bytes: bytes.length,
-    image: { type: 'image', mimeType: type, data: bytes.toString('base64') },
-  };
+  return { image: { type: 'image', mimeType: type, data: bytes.toString('base64') }, width, height, bytes: bytes.length };
 }
 
 /** A line as a terminal would leave it: colours removed (IPython tracebacks), a `\r` progress line at its last state. */
