@@ -57,11 +57,16 @@ export const realStagedHost = (listeningSockets: () => readonly string[]): Stage
 
 /**
  * Process flags: a PID namespace so that the whole tree dies with the command; `--die-with-parent`;
- * `--new-session` against TIOCSTI. Capabilities: bwrap keeps them for the stage helper, which needs
- * them to mount the overlays (as an ordinary user they exist only in bwrap's user namespace) and
- * drops every one of them, bounding set included, before it runs the command.
+ * `--new-session` against TIOCSTI. Capabilities: bwrap keeps only the three the stage helper uses —
+ * CAP_SYS_ADMIN (its mount namespace and mounts), CAP_DAC_OVERRIDE (overlayfs makes its `work/work`
+ * folder with mode 0 and works in it with its mounter's credentials: without it the mount fails
+ * with EACCES) and CAP_SETPCAP (dropping the bounding set) — and the helper drops them, bounding set
+ * included, before it runs the command. Every other one (CAP_CHOWN, CAP_FOWNER, CAP_MKNOD,
+ * CAP_SETUID, CAP_NET_ADMIN, CAP_SYS_PTRACE …) is gone before the helper starts, and the overlays,
+ * which keep their mounter's credentials, act with no more than these.
  */
-const processFlags = ['--unshare-pid', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--cap-add', 'ALL'] as const;
+export const STAGE_HELPER_CAPABILITIES = ['CAP_SYS_ADMIN', 'CAP_DAC_OVERRIDE', 'CAP_SETPCAP'] as const;
+const processFlags = ['--unshare-pid', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...STAGE_HELPER_CAPABILITIES.flatMap((capability) => ['--cap-add', capability])] as const;
 const kernelSettingsMounts = ['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger'] as const;
 
 function depthOf(path: string): number {
