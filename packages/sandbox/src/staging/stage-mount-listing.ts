@@ -41,7 +41,9 @@ export const READONLY_EMPTY_OPTIONS = 'size=4k,mode=000';
  *       `O target options` overlay(target, options) — `userxattr,lowerdir=…,upperdir=…,workdir=…`;
  *       `T target` an empty read-only tmpfs (`size=4k,mode=000`; MS_RDONLY|MS_NOSUID|MS_NODEV);
  *       `N target` a bind of /dev/null;  `B source target` a bind of `source`.
- *     Any other letter, or a missing operand, fails;
+ *     A bind (`N`, `B`: a mask over a host socket or credential) whose target went away since the
+ *     host listed it (ENOENT) is skipped — a daemon that ended between the listing and this mount
+ *     made every such call fail before its command ran. Any other letter, or a missing operand, fails;
  *  3. sets no_new_privs, drops every capability from the bounding set (0..63; EINVAL past the
  *     kernel's last one is not an error), clears the effective, permitted and inheritable sets
  *     (capset v3; the ambient set goes with them), and checks that CAP_SYS_ADMIN has left the
@@ -136,8 +138,12 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: 'b8 a5 00 00 00', assembly: 'mov eax, 165', comment: 'mount(rdi, rsi, rdx, r10, r8)' },
   { bytes: '0f 05', assembly: 'syscall' },
   { bytes: '48 85 c0', assembly: 'test rax, rax' },
+  { bytes: '74', relative: { target: 'mountedOne', size: 1 }, assembly: 'je mountedOne' },
+  { bytes: '48 83 f8 fe', assembly: 'cmp rax, -2', comment: 'ENOENT …' },
   { bytes: '0f 85', relative: { target: 'mountFailed', size: 4 }, assembly: 'jne mountFailed' },
-  { bytes: 'e9', relative: { target: 'nextOp', size: 4 }, assembly: 'jmp nextOp' },
+  { bytes: '41 81 fa 00 50 00 00', assembly: 'cmp r10d, 0x5000', comment: '… of a bind (a mask over a host socket or credential): its target went away since the host listed it, nothing to mask' },
+  { bytes: '0f 85', relative: { target: 'mountFailed', size: 4 }, assembly: 'jne mountFailed', comment: 'an overlay or a tmpfs without its target: fail' },
+  { label: 'mountedOne', bytes: 'e9', relative: { target: 'nextOp', size: 4 }, assembly: 'jmp nextOp' },
 
   { label: 'mounted', bytes: '45 31 ff', assembly: 'xor r15d, r15d', comment: 'no path in a failure from here to execve' },
   { bytes: 'b8 9d 00 00 00', assembly: 'mov eax, 157', comment: 'prctl(' },
