@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +114,11 @@ describe('the opaque-folder query fails closed', () => {
     const plain = path.join(base, 'plain-folder');
     fs.mkdirSync(plain, { recursive: true });
     expect([...readOverlayOpaque(helper, [plain])]).toEqual([]); // no attribute: not opaque
-    expect(() => readOverlayOpaque(helper, [plain, path.join(base, 'no-such-folder')])).toThrow(/could not read which staged folders are opaque/);
+    expect([...readOverlayOpaque(helper, [plain, path.join(base, 'no-such-folder')])]).toEqual([]); // gone meanwhile: nothing to remove below it
+    // A mark the helper cannot read as overlayfs writes it (longer than one byte): an error.
+    const odd = path.join(base, 'odd-mark');
+    fs.mkdirSync(odd);
+    execFileSync('python3', ['-c', 'import os, sys; os.setxattr(sys.argv[1], "user.overlay.opaque", b"yes")', odd]);
+    expect(() => readOverlayOpaque(helper, [plain, odd])).toThrow(/could not read which staged folders are opaque/);
   });
 });

@@ -52,7 +52,8 @@ export const READONLY_EMPTY_OPTIONS = 'size=4k,mode=000';
  *  4. execs the program with the same environment.
  *
  * Two queries make no mount: `helper ? <folder>…` answers one `y` (opaque) or `n` per upper-layer
- * folder (`n` only for ENODATA or EOPNOTSUPP; any other answer of lgetxattr exits 1: fails closed);
+ * folder (`n` only for ENODATA, EOPNOTSUPP, ENOENT or ENOTDIR; any other answer of lgetxattr — EACCES,
+ * EIO, a value longer than one byte — exits 1: fails closed);
  * `helper !` takes `flock(3, LOCK_EX | LOCK_NB)` on the lock file the host passed as descriptor 3
  * and exits 0 when it got it (the lock stays with the host's open file), 1 when not.
  *
@@ -289,6 +290,10 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: '48 83 f8 c3', assembly: 'cmp rax, -61', comment: 'ENODATA: no such attribute, not opaque' },
   { bytes: '74', relative: { target: 'queryWrite', size: 1 }, assembly: 'je queryWrite' },
   { bytes: '48 83 f8 a1', assembly: 'cmp rax, -95', comment: 'EOPNOTSUPP: a file system without user attributes cannot mark a folder opaque' },
+  { bytes: '74', relative: { target: 'queryWrite', size: 1 }, assembly: 'je queryWrite' },
+  { bytes: '48 83 f8 fe', assembly: 'cmp rax, -2', comment: 'ENOENT, ENOTDIR: no such folder any more (a running command removed it; the next pass sees it)' },
+  { bytes: '74', relative: { target: 'queryWrite', size: 1 }, assembly: 'je queryWrite' },
+  { bytes: '48 83 f8 ec', assembly: 'cmp rax, -20' },
   { bytes: '74', relative: { target: 'queryWrite', size: 1 }, assembly: 'je queryWrite' },
   { bytes: '48 83 f8 01', assembly: 'cmp rax, 1' },
   { bytes: '75', relative: { target: 'queryFailed', size: 1 }, assembly: 'jne queryFailed', comment: 'any other error, or not one byte: no answer (fails closed, exit 1)' },
