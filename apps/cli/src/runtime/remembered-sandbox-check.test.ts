@@ -51,7 +51,7 @@ describe('the remembered bubblewrap self-check', () => {
   it('a forged record cannot disable the sandbox or hang start-up: a FIFO, a folder or text that does not parse is removed, said, and the check runs', async () => {
     const forgeries: Array<[string, () => Promise<void>]> = [
       ['a FIFO', async () => void spawnSync('mkfifo', [file])],
-      ['a folder', async () => mkdir(join(file, 'inside'), { recursive: true })],
+      ['a folder', async () => void (await mkdir(join(file, 'inside'), { recursive: true }))],
       ['text that does not parse', async () => writeFile(file, '{"key": [')],
       ['a record of another shape', async () => writeFile(file, '{"key": 1, "passedAt": "now"}\n')],
     ];
