@@ -325,14 +325,14 @@ function envrcTargets(envrc: string): { readonly targets: ReadonlySet<string>; r
 }
 
 /**
- * Why `target` is a file a protected `.envrc` may load (so that writing it changes what direnv runs
- * at the next `cd`, with no new `direnv allow`), or undefined: an `.envrc.*` file anywhere
- * (`.envrc.local`, what `source_env_if_exists .envrc.local` loads), or a file an `.envrc` in one of
- * its folders names in `source_env`, `dotenv`, `source` … (`dotenv` with no name: `.env`).
+ * Why `target` is a file a protected `.envrc` loads (so that writing it changes what direnv runs at
+ * the next `cd`, with no new `direnv allow`), or undefined: a file an `.envrc` in one of its folders
+ * names in `source_env`, `source_env_if_exists`, `dotenv`, `source` … (`dotenv` with no name:
+ * `.env`; `source_env_if_exists .envrc.local`: `.envrc.local`). An `.envrc.*` no `.envrc` loads is
+ * an ordinary file, as for the file tools (the parity corpus holds both to one answer).
  */
 function sourcedByEnvrc(target: string): string | undefined {
   const name = target.slice(target.lastIndexOf('/') + 1);
-  if (name.startsWith('.envrc.')) return 'a file an .envrc loads (.envrc.*: direnv runs it at the next cd, with no new direnv allow)';
   for (let folder = target.slice(0, target.lastIndexOf('/')) || '/'; ; folder = folder.slice(0, folder.lastIndexOf('/')) || '/') {
     const loaded = envrcTargets(`${folder === '/' ? '' : folder}/.envrc`);
     if (loaded !== undefined) {
