@@ -41,6 +41,8 @@ export const READONLY_EMPTY_OPTIONS = 'size=4k,mode=000';
  *       `O target options` overlay(target, options) — `userxattr,lowerdir=…,upperdir=…,workdir=…`;
  *       `T target` an empty read-only tmpfs (`size=4k,mode=000`; MS_RDONLY|MS_NOSUID|MS_NODEV);
  *       `N target` a bind of /dev/null;  `B source target` a bind of `source`.
+ *       `W target` a whiteout (a character device 0/0) at `target`, in a layer of a read-only
+ *       overlay: the name stays hidden whatever the lower layer gets there later.
  *     A bind (`N`, `B`: a mask over a host socket or credential) whose target went away since the
  *     host listed it (ENOENT) is skipped — a daemon that ended between the listing and this mount
  *     made every such call fail before its command ran. Any other letter, or a missing operand, fails;
@@ -65,7 +67,7 @@ export const READONLY_EMPTY_OPTIONS = 'size=4k,mode=000';
  * `argv[argc]` is NULL, and the environment pointers follow it. Registers: rbx argc, r12 the next
  * operand's slot in argv, r13 the next letter of `<ops>`, r14 `&argv[argc]`, r15 the path a
  * failure names (0: none), rbp the errno of a failure. Syscall numbers are x86-64's: unshare 272,
- * mount 165, flock 73, lgetxattr 192, prctl 157, capset 126, execve 59, write 1, exit_group 231. GNU `as` assembles the
+ * mount 165, mknod 133, flock 73, lgetxattr 192, prctl 157, capset 126, execve 59, write 1, exit_group 231. GNU `as` assembles the
  * `assembly` column to the `bytes` column exactly (`stage-mount-program.test.ts`).
  */
 export const stageMountListing: readonly ListingLine[] = [
@@ -103,6 +105,8 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: '74', relative: { target: 'bind', size: 1 }, assembly: 'je bind' },
   { bytes: '83 f8 43', assembly: 'cmp eax, 0x43', comment: "'C'" },
   { bytes: '0f 84', relative: { target: 'chdirOp', size: 4 }, assembly: 'je chdirOp' },
+  { bytes: '83 f8 57', assembly: 'cmp eax, 0x57', comment: "'W'" },
+  { bytes: '0f 84', relative: { target: 'whiteoutOp', size: 4 }, assembly: 'je whiteoutOp' },
   { bytes: 'e9', relative: { target: 'malformed', size: 4 }, assembly: 'jmp malformed', comment: 'an unknown letter: fail' },
 
   { label: 'overlay', bytes: '4d 8b 44 24 08', assembly: 'mov r8, [r12 + 8]', comment: 'mount("overlay", target, "overlay", 0, options)' },
@@ -277,6 +281,17 @@ export const stageMountListing: readonly ListingLine[] = [
   { label: 'chdirFailed', bytes: '48 8d 35', relative: { target: 'chdirFailedText', size: 4 }, assembly: 'lea rsi, [rip + chdirFailedText]' },
   { bytes: `ba ${imm32(STAGE_CHDIR_FAILED_MESSAGE.length)}`, assembly: `mov edx, ${STAGE_CHDIR_FAILED_MESSAGE.length}` },
   { bytes: 'e9', relative: { target: 'fail', size: 4 }, assembly: 'jmp fail' },
+
+  { label: 'whiteoutOp', bytes: '48 89 f7', assembly: 'mov rdi, rsi', comment: "mknod(target, S_IFCHR, 0): an overlayfs whiteout (no capability needed)" },
+  { bytes: '49 89 f7', assembly: 'mov r15, rsi', comment: 'a failure names the target' },
+  { bytes: '49 83 c4 08', assembly: 'add r12, 8', comment: 'one operand used' },
+  { bytes: 'be 00 20 00 00', assembly: 'mov esi, 0x2000' },
+  { bytes: '31 d2', assembly: 'xor edx, edx' },
+  { bytes: 'b8 85 00 00 00', assembly: 'mov eax, 133' },
+  { bytes: '0f 05', assembly: 'syscall' },
+  { bytes: '48 85 c0', assembly: 'test rax, rax' },
+  { bytes: '0f 85', relative: { target: 'mountFailed', size: 4 }, assembly: 'jne mountFailed' },
+  { bytes: 'e9', relative: { target: 'nextOp', size: 4 }, assembly: 'jmp nextOp' },
 
   { label: 'opaqueQuery', bytes: '4d 39 f4', assembly: 'cmp r12, r14', comment: 'for each folder argv[2..]:' },
   { bytes: '73', relative: { target: 'queryDone', size: 1 }, assembly: 'jae queryDone' },
