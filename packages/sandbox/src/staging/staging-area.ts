@@ -357,6 +357,18 @@ export function describeStagingPlace(openworkHome: string, targets: readonly str
   return `${base} (${ram ? 'RAM: every write of a call is held in memory until it ends' : 'disk'})`;
 }
 
+/** How often a process looks for folders of ended processes (a crash's folder goes within this time of the next call). */
+const REAP_INTERVAL_MS = 10_000;
+const lastReaped = new Map<string, number>();
+
+function reapDue(openworkHome: string): boolean {
+  const now = performance.now();
+  const last = lastReaped.get(openworkHome);
+  if (last !== undefined && now - last < REAP_INTERVAL_MS) return false;
+  lastReaped.set(openworkHome, now);
+  return true;
+}
+
 /** The staging bases that exist and are private to this user (never made here): where the reaper looks. */
 function existingPrivateBases(openworkHome: string): string[] {
   const found: string[] = [];
@@ -392,9 +404,13 @@ export function createStagingArea(openworkHome: string, targets: readonly string
     try {
       const base = preparedBase(candidate, openworkHome);
       const lock = processLock(base, helper);
-      // Folders of ended processes go from every place a call may have staged, not only this call's.
-      reapStagingFolders(base, helper, lock.token);
-      for (const other of existingPrivateBases(openworkHome)) if (other !== base) reapStagingFolders(other, helper, processLocks.get(other)?.token ?? '');
+      // Folders of ended processes go from every place a call may have staged, not only this call's
+      // (at the first call of a process, then at most every REAP_INTERVAL_MS: each lock asked about
+      // is a run of the helper).
+      if (reapDue(openworkHome)) {
+        reapStagingFolders(base, helper, lock.token);
+        for (const other of existingPrivateBases(openworkHome)) if (other !== base) reapStagingFolders(other, helper, processLocks.get(other)?.token ?? '');
+      }
       const folder = fs.mkdtempSync(`${base}/${lock.token}-`);
       const problem = notPrivate(fs.lstatSync(folder));
       if (problem !== undefined) throw new SandboxError(`${folder} ${problem}`);
