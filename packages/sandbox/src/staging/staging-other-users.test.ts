@@ -118,3 +118,24 @@ describe("another local user's folder at the victim's staging names (HOME as the
     expect(fs.readFileSync(path.join(folders.workspace, 'made.txt'), 'utf8')).toBe('ok\n');
   }, 60_000);
 });
+
+describe('credentials created later, for a user without privileges (the helper makes whiteouts as that user)', () => {
+  it('a HOME outside every writable root is shown with its missing credentials hidden, and the call runs', async () => {
+    // Outside /tmp (a temp root, overlaid): HOME is then read-only, shown through the masking overlay.
+    const outside = fs.mkdtempSync('/var/tmp/ow-other-users-');
+    try {
+      const home = path.join(outside, 'home');
+      const workspace = path.join(home, 'project');
+      const temp = path.join(outside, 'tmp');
+      for (const folder of [workspace, temp]) fs.mkdirSync(folder, { recursive: true });
+      giveTo(outside, uid);
+      const result = await runAsUser(build, uid, { workspace, home, openworkHome: path.join(home, '.openwork'), temp, script: 'ls -a ~ > listing.txt; cat ~/.aws/credentials 2>&1 | head -1 > aws.txt' });
+      expect(result.availability).toEqual({ available: true });
+      expect(result.call).toMatchObject({ code: 0 });
+      expect(fs.readFileSync(path.join(workspace, 'listing.txt'), 'utf8').split('\n').filter(Boolean).sort()).toEqual(['.', '..', '.openwork', 'project']);
+      expect(fs.readFileSync(path.join(workspace, 'aws.txt'), 'utf8')).toMatch(/No such file or directory/);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
