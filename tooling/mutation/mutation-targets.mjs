@@ -27,7 +27,6 @@ export const mutationTargets = [
       'src/policy/with-grants.test.ts',
       'src/policy/parity-corpus.test.ts',
       'src/seatbelt/seatbelt-profile.test.ts',
-      'src/bubblewrap/render-bubblewrap-arguments.test.ts',
     ],
   },
   {
@@ -94,6 +93,17 @@ export const mutationTargets = [
       { mutator: "StringLiteral", line: "return problemFor('ENOENT', '/', input);", original: "'/'", replacement: "\"\"", reason: "unreachable: the walk ends at depth 0 on \"/\", which always exists" },
       { mutator: "StringLiteral", line: ": 'EIO';", original: "'EIO'", replacement: "\"\"", reason: "node:fs always rejects with an errno error that has a string code" },
     ],
+  },
+  // --- @openwork/sandbox: staged writes — the judge of what a command wrote, its staging folders
+  {
+    package: 'packages/sandbox',
+    file: 'src/staging/judge-staged-write.ts',
+    tests: ['src/staging/judge-staged-write.test.ts'],
+  },
+  {
+    package: 'packages/sandbox',
+    file: 'src/staging/staging-area.ts',
+    tests: ['src/staging/staging-area.test.ts'],
   },
   // --- @openwork/fs-backend: atomic writes and the bounded line reader
   {

@@ -90,6 +90,6 @@ export { SessionActiveError, type SessionActivity } from './errors/session-activ
 export { closestName, revealHiddenCharacters } from '@openwork/tools-contract';
 // What a host needs of the sandbox to pick and check a backend, through core (architecture §1: a
 // host depends on core only).
-export { landlockScope, selectSandboxBackend, SandboxUnavailableError } from '@openwork/sandbox';
+export { describeStagingPlace, landlockScope, selectSandboxBackend, SandboxUnavailableError } from '@openwork/sandbox';
 export type { SandboxAvailability, SandboxBackend, SandboxCommand, SandboxPolicy, WrappedCommand } from '@openwork/sandbox';
 export { SANDBOX_MODULE_URL } from './runtime/sandbox-module.js';

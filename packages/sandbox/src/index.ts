@@ -101,6 +101,7 @@ export { BubblewrapBackend } from './bubblewrap/bubblewrap-backend.js';
 export type { BubblewrapBackendOptions } from './bubblewrap/bubblewrap-backend.js';
 // Landlock scope of bubblewrap commands: abstract UNIX sockets and signals (architecture §3.7).
 export { landlockScope } from './landlock/landlock-scope.js';
+export { describeStagingPlace } from './staging/staging-area.js';
 export type { LandlockScope } from './landlock/landlock-scope.js';
 export { selectSandboxBackend } from './backend/select-sandbox-backend.js';
 export type { SelectSandboxBackendOptions } from './backend/select-sandbox-backend.js';

@@ -227,6 +227,8 @@ describe('arguments, help, version, tools, doctor', () => {
     const report = JSON.parse(doctor.stdout) as Record<string, string>;
     expect(report['sandbox']).toBe('bubblewrap: available (self-check passed)');
     expect(report['writes']).toMatch(/^staged: .* judged by rule \(any depth\)/);
+    // Where staged writes wait: the OpenWork home's disk, and with HOME as the workspace a private folder outside it.
+    expect(report['staging']).toMatch(new RegExp(`^a workspace elsewhere: ${sandbox.openworkHome}/staging \\(disk\\); HOME as the workspace: /var/tmp/openwork-\\d+(\\.\\w{6})?/staging \\(disk\\)$`));
     expect(report['tty']).toBe('/usr/bin/script (util-linux): bash tty: true works');
     expect(report['home']).toBe(sandbox.openworkHome);
     expect(report['store']).toBe(`SQLite ${join(sandbox.openworkHome, 'sessions.sqlite')} (opened)`);

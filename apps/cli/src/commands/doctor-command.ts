@@ -51,6 +51,16 @@ async function environmentRow(environment: NodeJS.ProcessEnv): Promise<string> {
 }
 
 /**
+ * Where a staged command's writes wait until they are judged (architecture §3.11): with a workspace
+ * outside HOME (the OpenWork home's disk) and with HOME as the workspace (a private folder outside it).
+ */
+async function stagingRule(home: string, environment: Readonly<Record<string, string | undefined>>): Promise<string> {
+  const { describeStagingPlace } = await import('@openwork/core'); // loaded on use (start-up)
+  const userHome = environment['HOME'] ?? '/';
+  return `a workspace elsewhere: ${describeStagingPlace(home, [])}; HOME as the workspace: ${describeStagingPlace(home, [userHome])}`;
+}
+
+/**
  * `openwork doctor` (architecture §7): the platform, the sandbox backend with its self-check result
  * and reason (§3.4), whether background bash can get a terminal (`script`, for background bash), the OpenWork
  * home, the store, and whether PostgreSQL answers when configured.
@@ -86,6 +96,7 @@ export const doctorCommand: CommandSpec = {
         report['sandbox'] = availability.available ? `${kind}: available (self-check passed)` : `${kind}: unavailable — ${availability.reason}`;
         // Where writes go: staged and judged by rule (bubblewrap), or straight to the host under the kernel's rules (Seatbelt).
         if (availability.available && kind === 'bubblewrap') report['writes'] = 'staged: each command writes into an overlay; every path it changed is judged by rule (any depth) before it reaches the host';
+        if (kind === 'bubblewrap') report['staging'] = await stagingRule(openworkHome(io.environment), io.environment);
         if (availability.available && kind === 'seatbelt') report['writes'] = 'direct: the Seatbelt profile denies protected kinds of files at any depth (regex rules)';
         const sockets = await socketRule(kind, allowedSockets(io.environment), openworkHome(io.environment));
         report['sockets'] = sockets.text;

@@ -1,4 +1,5 @@
-import { chmod, copyFile, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { selectSandboxBackend, type SandboxAvailability, type SandboxBackend } from '@openwork/core';
@@ -47,6 +48,28 @@ afterEach(async () => rm(root, { recursive: true, force: true }));
 const counted = () => new Counted(bubblewrapBackend(bwrap));
 
 describe('the remembered bubblewrap self-check', () => {
+  it('a forged record cannot disable the sandbox or hang start-up: a FIFO, a folder or text that does not parse is removed, said, and the check runs', async () => {
+    const forgeries: Array<[string, () => Promise<void>]> = [
+      ['a FIFO', async () => void spawnSync('mkfifo', [file])],
+      ['a folder', async () => void (await mkdir(join(file, 'inside'), { recursive: true }))],
+      ['text that does not parse', async () => writeFile(file, '{"key": [')],
+      ['a record of another shape', async () => writeFile(file, '{"key": 1, "passedAt": "now"}\n')],
+    ];
+    for (const [what, forge] of forgeries) {
+      await forge();
+      const warnings: string[] = [];
+      const backend = counted();
+      expect(await new RememberedSandboxCheck(backend, file, Date.now, (text) => warnings.push(text)).selfCheck(), what).toEqual({ available: true });
+      expect(backend.checks, what).toBe(1);
+      expect(warnings, what).toEqual([expect.stringMatching(new RegExp(`^openwork: ignored ${file}: .*; it was removed and the sandbox self-check runs again$`))]);
+      // Repaired: the next process reads a record again.
+      const next = counted();
+      expect(await new RememberedSandboxCheck(next, file, Date.now, () => undefined).selfCheck(), what).toEqual({ available: true });
+      expect(next.checks, what).toBe(0);
+      await rm(file, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('a pass is remembered: the next process with the same bwrap and machine skips the bwrap run', async () => {
     const first = counted();
     expect(await new RememberedSandboxCheck(first, file).selfCheck()).toEqual({ available: true });

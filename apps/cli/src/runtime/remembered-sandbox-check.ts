@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, rmSync } from 'node:fs';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { release, version } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,9 @@ export const REMEMBERED_CHECK_MS = 60 * 60 * 1000;
 export function rememberedCheckFile(home: string): string {
   return join(home, 'sandbox-check.json');
 }
+
+/** A record is one line of JSON: anything much larger is not one. */
+const MAXIMUM_RECORD_BYTES = 64 * 1024;
 
 /** Kernel settings that decide whether unprivileged bwrap can make its namespaces. */
 const NAMESPACE_SETTINGS = [
@@ -43,10 +46,13 @@ export class RememberedSandboxCheck implements SandboxBackend {
   readonly #file: string;
   readonly #now: () => number;
 
-  constructor(backend: SandboxBackend, file: string, now: () => number = Date.now) {
+  readonly #warn: (text: string) => void;
+
+  constructor(backend: SandboxBackend, file: string, now: () => number = Date.now, warn: (text: string) => void = (text) => process.stderr.write(`${text}\n`)) {
     this.#backend = backend;
     this.#file = file;
     this.#now = now;
+    this.#warn = warn;
   }
 
   get kind(): SandboxBackend['kind'] {
@@ -72,14 +78,49 @@ export class RememberedSandboxCheck implements SandboxBackend {
     return this.#backend.commandEnvironment?.(policy) ?? {};
   }
 
+  /**
+   * Whether the record holds a pass for `key` younger than an hour. Read without following a link
+   * and without waiting (`O_NOFOLLOW | O_NONBLOCK`: a FIFO planted at the name cannot hang every
+   * start-up); only a regular file of ours, of a record's size, that parses as a record counts.
+   * Anything else at the name is removed — said on stderr — and the real check runs (and writes a
+   * record again): a forged or damaged record can only cost one check, never make the sandbox
+   * unavailable or skip a check for another key.
+   */
   async #remembered(key: string): Promise<boolean> {
+    let text: string;
     try {
-      const stored = JSON.parse(await readFile(this.#file, 'utf8')) as { key?: unknown; passedAt?: unknown };
-      const age = this.#now() - Number(stored.passedAt);
-      return stored.key === key && Number.isFinite(age) && age >= 0 && age < REMEMBERED_CHECK_MS;
-    } catch {
+      const handle = await open(this.#file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      try {
+        const stats = await handle.stat();
+        if (!stats.isFile() || stats.uid !== (process.getuid?.() ?? stats.uid) || stats.size > MAXIMUM_RECORD_BYTES) {
+          this.#repair(`it is not a record of this user (${stats.isFile() ? `${stats.size} bytes, uid ${stats.uid}` : 'not a regular file'})`);
+          return false;
+        }
+        text = await handle.readFile('utf8');
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') this.#repair(`it cannot be read (${String(code ?? error)})`);
       return false;
     }
+    let stored: { key?: unknown; passedAt?: unknown };
+    try {
+      stored = JSON.parse(text) as { key?: unknown; passedAt?: unknown };
+      if (typeof stored !== 'object' || stored === null || typeof stored.key !== 'string' || typeof stored.passedAt !== 'number') throw new Error('not a record');
+    } catch {
+      this.#repair('it does not parse as a record');
+      return false;
+    }
+    const age = this.#now() - stored.passedAt;
+    return stored.key === key && Number.isFinite(age) && age >= 0 && age < REMEMBERED_CHECK_MS;
+  }
+
+  /** Removes what is at the record's name (a link or a FIFO itself, never its target) and says so. */
+  #repair(why: string): void {
+    this.#warn(`openwork: ignored ${this.#file}: ${why}; it was removed and the sandbox self-check runs again`);
+    rmSync(this.#file, { force: true, recursive: true });
   }
 
   /**
@@ -88,8 +129,8 @@ export class RememberedSandboxCheck implements SandboxBackend {
    * that does not parse only means the next process checks again.
    */
   async #remember(key: string): Promise<void> {
-    const { O_CREAT, O_NOFOLLOW, O_TRUNC, O_WRONLY } = constants;
-    const handle = await open(this.#file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600);
+    const { O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_TRUNC, O_WRONLY } = constants;
+    const handle = await open(this.#file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK, 0o600);
     try {
       await handle.writeFile(`${JSON.stringify({ key, passedAt: this.#now() })}\n`);
     } finally {

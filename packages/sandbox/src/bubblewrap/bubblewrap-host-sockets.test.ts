@@ -8,8 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapBackend, createSandboxPolicy } from '../index.js';
 import type { NetworkAccess, SandboxMode } from '../index.js';
 import { runStagedSelfCheck } from '../staging/run-staged-self-check.js';
-import { vanishedMaskTarget } from './vanished-mask-target.js';
-import { detectRunnerFailure } from '../command/detect-runner-failure.js';
 import { makeTempDirectory, requireBubblewrap, runWrapped } from './test-support/run-wrapped.js';
 
 /**
@@ -145,7 +143,7 @@ describe('UNIX sockets of host daemons (architecture §3.7)', () => {
     expect(blocked.stdout).toBe('refused ECONNREFUSED\n');
   });
 
-  it('a socket whose daemon ends between wrap and the start: the start fails as the runner\'s (recognised, so the call starts again) and nothing is made on the host', async () => {
+  it('a socket whose daemon ends between wrap and the start: the stage helper skips its mask (nothing left to hide), the command runs, and nothing is made on the host', async () => {
     const socket = path.join(temp, 'short-lived.sock');
     const server = net.createServer();
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
@@ -154,10 +152,10 @@ describe('UNIX sockets of host daemons (architecture §3.7)', () => {
     await new Promise<void>((resolve) => server.close(() => resolve())); // the daemon ends: its socket file goes
     expect(await exists(socket)).toBe(false);
     try {
+      // (It failed with exit 127 before the command ran; with two test files side by side, one file's
+      // servers in the shared /tmp ended under the other's calls.)
       const run = spawnSync(wrapped.argv[0] as string, wrapped.argv.slice(1), { cwd: workspace, encoding: 'utf8' });
-      expect(run.status).toBe(127);
-      expect(detectRunnerFailure({ exitCode: run.status, output: run.stderr })).toBeDefined();
-      expect(vanishedMaskTarget(wrapped.argv, { exitCode: run.status, output: run.stderr })).toBe(socket);
+      expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     } finally {
       await wrapped.release();
     }

@@ -10,7 +10,7 @@ const helperMountFailed = /^openwork sandbox: could not mount the staged writabl
 function helperMasks(command: readonly string[]): Set<string> {
   const masks = new Set<string>();
   const ops = command[1] ?? '';
-  const operandCount: Readonly<Record<string, number>> = { O: 2, T: 1, N: 1, B: 2, C: 1 };
+  const operandCount: Readonly<Record<string, number>> = { O: 2, T: 1, N: 1, B: 2, C: 1, W: 1 };
   let next = 2;
   for (const letter of ops) {
     const count = operandCount[letter];

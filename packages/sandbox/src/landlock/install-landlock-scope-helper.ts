@@ -93,6 +93,13 @@ function writeHelper(file: string, program: HelperProgram): void {
  */
 export function installHelper(file: string, program: HelperProgram, what: string): void {
   const folder = path.posix.dirname(file);
+  // A file or a link of ours where the folder belongs (a forged entry: it cannot have been the
+  // helpers folder) is removed — itself, never a link's target — and said, not refused for ever.
+  const found = fs.lstatSync(folder, { throwIfNoEntry: false });
+  if (found !== undefined && !found.isDirectory() && found.uid === (process.getuid?.() ?? found.uid)) {
+    process.emitWarning(`openwork sandbox: removed ${folder}, which was not a folder (helpers are installed there)`);
+    fs.rmSync(folder, { force: true });
+  }
   const untrusted = folderProblem(folder);
   if (untrusted !== undefined) {
     throw new SandboxUnavailableError(`${what}'s folder cannot be trusted: ${untrusted}. Make it a folder of yours that only you can write (chmod 700 ${folder}), or remove it, then try again.`);

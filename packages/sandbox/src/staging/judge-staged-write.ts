@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { AccessDecision } from '../policy/access-decision.js';
 import { checkAccess } from '../policy/check-access.js';
 import { readGitConfigFile } from '../policy/git-config-entries.js';
@@ -118,7 +119,49 @@ function configRunsNothing(staged: string): boolean {
  */
 export function judgeStagedWrite(policy: SandboxPolicy, path: string, operation: StagedRefusal['operation'], staged: string | undefined, type: StagedEntryType | undefined): AccessDecision {
   const decision = checkAccess(policy, path, 'write', 'process', { tool: 'bash' });
-  if (decision.allowed) return judgeGitDirectoryByContent(policy, decision, path, operation, staged, type);
+  if (decision.allowed) {
+    const judged = judgeGitDirectoryByContent(policy, decision, path, operation, staged, type);
+    if (!judged.allowed || operation === 'delete' || type === 'directory') return judged;
+    if (isRepositoryFileByContent(path) && hasOtherNames(staged)) return refusedAsHardLink(path);
+    const sourced = sourcedByEnvrc(path);
+    if (sourced !== undefined && !granted(policy, path)) return refusedAsGitDirectory(decision, path, sourced);
+    return judged;
+  }
+  const exception = judgeException(policy, decision, path, operation, staged, type);
+  // A protected file allowed by its content (a config that runs nothing, a hook sample) is never a
+  // second name of another file: the host would get a hard link between it and a file any later
+  // write may change in place (`ln .git/config cfg`). Written as its own file, it arrives.
+  if (exception.allowed && type === 'file' && operation !== 'delete' && hasOtherNames(staged)) return refusedAsHardLink(path);
+  return exception;
+}
+
+/** Whether a staged file has another name (a hard link the command made, or one copied up with it). */
+function hasOtherNames(staged: string | undefined): boolean {
+  if (staged === undefined) return false;
+  try {
+    const stats = fs.lstatSync(staged);
+    return stats.isFile() && stats.nlink > 1;
+  } catch {
+    return false;
+  }
+}
+
+function refusedAsHardLink(path: string): AccessDecision {
+  const message = `Permission denied: ${path} is protected and the command made it a second name of another file (a hard link): on the host a write to the other name would change it. Write it as a file of its own (cp, not ln). To get access, call bash again with sandboxPermissions ${JSON.stringify({ paths: [{ path, access: 'write', scope: 'exact' }] })} and a one-line justification; the user will be asked.`;
+  return { allowed: false, path, access: 'write', tier: 'sensitive', sandboxDenied: true, message, suggestedGrant: { path, access: 'write', scope: 'exact' } };
+}
+
+function granted(policy: SandboxPolicy, path: string): boolean {
+  return policy.grants.some((grant) => grant.access === 'write' && (grant.path === path || (grant.scope === 'subtree' && path.startsWith(`${grant.path}/`))));
+}
+
+/** A `config`, `HEAD`, `commondir` … that the by-content rules judged as a repository's (its folder holds HEAD). */
+function isRepositoryFileByContent(path: string): boolean {
+  return /\/(?:config|HEAD|config\.worktree)$/.test(path) && holds(path.slice(0, path.lastIndexOf('/')) || '/', undefined, 'HEAD');
+}
+
+/** The by-rule exceptions for a path `checkAccess` refused (folders, a repository's config, hook samples, a bare HEAD). */
+function judgeException(policy: SandboxPolicy, decision: Extract<AccessDecision, { allowed: false }>, path: string, operation: StagedRefusal['operation'], staged: string | undefined, type: StagedEntryType | undefined): AccessDecision {
   const allow = (): AccessDecision => ({ allowed: true, path, access: 'write', tier: decision.tier });
   if (type === 'directory' && decision.tier === 'writable-root' && !decision.sandboxDenied) return allow();
   // The folders on the way to a write grant whose parents did not exist: the grant is the user's
@@ -178,11 +221,17 @@ function judgeGitDirectoryByContent(policy: SandboxPolicy, decision: AccessDecis
   const folder = path.slice(0, slash) || '/';
   const name = path.slice(slash + 1);
   const stagedFolder = staged === undefined ? undefined : staged.slice(0, staged.lastIndexOf('/'));
-  if ((name === 'config' || name === 'commondir' || name === 'config.worktree') && holds(folder, stagedFolder, 'HEAD')) {
+  // git follows `commondir` (a worktree's) and `gitdir` to another repository's config and hooks:
+  // one call may write it where no HEAD is yet and the next add the HEAD. Judged wherever they are.
+  if ((name === 'commondir' || name === 'gitdir') && type !== 'directory') {
+    return refusedAsGitDirectory(decision, path, `a ${name} file (git follows it to another repository's configuration and hooks)`);
+  }
+  if ((name === 'config' || name === 'config.worktree') && holds(folder, stagedFolder, 'HEAD')) {
     if (name === 'config' && type === 'file' && staged !== undefined && configRunsNothing(staged)) return decision;
     return refusedAsGitDirectory(decision, path, `the ${name} of a git repository (its folder holds HEAD)`);
   }
-  if (name === 'HEAD' && type === 'file') {
+  // A HEAD of any type: git takes a symbolic link to a file (or a link into another repository) for one too.
+  if (name === 'HEAD' && type !== 'directory') {
     const config = holds(folder, stagedFolder, 'config');
     const configSafe = !config || (stagedFolder !== undefined && holds(stagedFolder, undefined, 'config') ? configRunsNothing(`${stagedFolder}/config`) : configRunsNothing(`${folder}/config`));
     const redirect = holds(folder, stagedFolder, 'commondir') || holds(folder, stagedFolder, 'config.worktree');
@@ -209,3 +258,89 @@ function judgeGitDirectoryByContent(policy: SandboxPolicy, decision: AccessDecis
   return decision;
 }
 
+
+/** direnv's commands that run or load another file, and what they load when given no name. */
+const envrcLoaders = new Map<string, string | undefined>([
+  ['source_env', undefined],
+  ['source_env_if_exists', undefined],
+  ['dotenv', '.env'],
+  ['dotenv_if_exists', '.env'],
+  ['source', undefined],
+  ['.', undefined],
+]);
+
+const envrcTargetsCache = new Map<string, { readonly identity: string; readonly targets: ReadonlySet<string>; readonly unresolved: boolean }>();
+
+/**
+ * What the `.envrc` at `envrc` loads: the files its `source_env`, `dotenv`, `source` … name,
+ * resolved from its folder (as direnv runs it), each also as a folder's `.envrc`. `unresolved`:
+ * a name it loads depends on a variable or a command (then every `.env*` and `.envrc*` beside it
+ * counts). Undefined when there is no `.envrc` file there.
+ */
+function envrcTargets(envrc: string): { readonly targets: ReadonlySet<string>; readonly unresolved: boolean } | undefined {
+  let stats: fs.Stats | undefined;
+  try {
+    stats = fs.statSync(envrc, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  if (stats === undefined || !stats.isFile()) return undefined;
+  const identity = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+  const cached = envrcTargetsCache.get(envrc);
+  if (cached?.identity === identity) return cached;
+  const folder = envrc.slice(0, envrc.lastIndexOf('/')) || '/';
+  const targets = new Set<string>();
+  let unresolved = false;
+  let text = '';
+  try {
+    text = fs.readFileSync(envrc, 'utf8').slice(0, 1 << 20);
+  } catch {
+    unresolved = true;
+  }
+  for (const rawLine of text.split('\n')) {
+    for (const command of rawLine.replace(/(^|\s)#.*$/, '').split(/;|&&|\|\|/)) {
+      const words = command.trim().split(/\s+/).filter((word) => word !== '');
+      const loader = words[0];
+      if (loader === undefined || !envrcLoaders.has(loader)) continue;
+      const names = words.slice(1).map((word) => word.replace(/^(['"])(.*)\1$/, '$2'));
+      if (names.length === 0) {
+        const fallback = envrcLoaders.get(loader);
+        if (fallback !== undefined) targets.add(`${folder}/${fallback}`);
+        continue;
+      }
+      for (const name of names) {
+        if (/[$`*?[~]/.test(name)) {
+          unresolved = true;
+          continue;
+        }
+        const resolved = path.posix.normalize(name.startsWith('/') ? name : `${folder}/${name}`);
+        targets.add(resolved);
+        targets.add(`${resolved}/.envrc`);
+      }
+    }
+  }
+  const entry = { identity, targets, unresolved };
+  envrcTargetsCache.set(envrc, entry);
+  return entry;
+}
+
+/**
+ * Why `target` is a file a protected `.envrc` loads (so that writing it changes what direnv runs at
+ * the next `cd`, with no new `direnv allow`), or undefined: a file an `.envrc` in one of its folders
+ * names in `source_env`, `source_env_if_exists`, `dotenv`, `source` … (`dotenv` with no name:
+ * `.env`; `source_env_if_exists .envrc.local`: `.envrc.local`). An `.envrc.*` no `.envrc` loads is
+ * an ordinary file, as for the file tools (the parity corpus holds both to one answer).
+ */
+function sourcedByEnvrc(target: string): string | undefined {
+  const name = target.slice(target.lastIndexOf('/') + 1);
+  for (let folder = target.slice(0, target.lastIndexOf('/')) || '/'; ; folder = folder.slice(0, folder.lastIndexOf('/')) || '/') {
+    const loaded = envrcTargets(`${folder === '/' ? '' : folder}/.envrc`);
+    if (loaded !== undefined) {
+      const beside = target.slice(0, target.lastIndexOf('/')) === folder;
+      if (loaded.targets.has(target) || (loaded.unresolved && beside && name.startsWith('.env'))) {
+        return `a file ${folder === '/' ? '' : folder}/.envrc loads (direnv runs it at the next cd, with no new direnv allow)`;
+      }
+    }
+    if (folder === '/') return undefined;
+  }
+}

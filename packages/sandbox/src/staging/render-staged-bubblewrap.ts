@@ -6,6 +6,7 @@ import { SandboxConfigurationError } from '../policy/sandbox-error.js';
 import type { SandboxLayout, ScopedPath } from '../policy/sandbox-layout.js';
 import { hostMounts, type HostMount } from './host-mounts.js';
 import type { StageMount } from './staged-command.js';
+import { visibleStagingFolders } from './staging-area.js';
 import type { StagingArea } from './staging-area.js';
 
 /** Where masks that must sit on top of an overlay are prepared before the helper moves them there. */
@@ -29,10 +30,13 @@ export interface StagedHost {
   mounts(): readonly HostMount[];
   /** `path` with every symbolic link followed, or undefined when it is not there. */
   resolve(path: string): string | undefined;
+  /** This user's staging folders a read-only `/` would show (`visibleStagingFolders`). */
+  stagingFolders?(): readonly string[];
 }
 
 export const realStagedHost = (listeningSockets: () => readonly string[]): StagedHost => ({
   mounts: () => hostMounts(),
+  stagingFolders: () => visibleStagingFolders(),
   resolve(path) {
     try {
       return fs.realpathSync.native(path);
@@ -53,11 +57,16 @@ export const realStagedHost = (listeningSockets: () => readonly string[]): Stage
 
 /**
  * Process flags: a PID namespace so that the whole tree dies with the command; `--die-with-parent`;
- * `--new-session` against TIOCSTI. Capabilities: bwrap keeps them for the stage helper, which needs
- * them to mount the overlays (as an ordinary user they exist only in bwrap's user namespace) and
- * drops every one of them, bounding set included, before it runs the command.
+ * `--new-session` against TIOCSTI. Capabilities: bwrap keeps only the three the stage helper uses —
+ * CAP_SYS_ADMIN (its mount namespace and mounts), CAP_DAC_OVERRIDE (overlayfs makes its `work/work`
+ * folder with mode 0 and works in it with its mounter's credentials: without it the mount fails
+ * with EACCES) and CAP_SETPCAP (dropping the bounding set) — and the helper drops them, bounding set
+ * included, before it runs the command. Every other one (CAP_CHOWN, CAP_FOWNER, CAP_MKNOD,
+ * CAP_SETUID, CAP_NET_ADMIN, CAP_SYS_PTRACE …) is gone before the helper starts, and the overlays,
+ * which keep their mounter's credentials, act with no more than these.
  */
-const processFlags = ['--unshare-pid', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--cap-add', 'ALL'] as const;
+export const STAGE_HELPER_CAPABILITIES = ['CAP_SYS_ADMIN', 'CAP_DAC_OVERRIDE', 'CAP_SETPCAP'] as const;
+const processFlags = ['--unshare-pid', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...STAGE_HELPER_CAPABILITIES.flatMap((capability) => ['--cap-add', capability])] as const;
 const kernelSettingsMounts = ['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger'] as const;
 
 function depthOf(path: string): number {
@@ -149,9 +158,15 @@ function checkOptionPath(path: string): void {
 export function renderStagedBubblewrap(layout: SandboxLayout, command: SandboxCommand, area: StagingArea, host: StagedHost, mounted: ReadonlySet<string> = new Set()): StagedRendering {
   const plan = new StagedPlan(area);
   plan.args.push(...processFlags, ...(layout.network === 'none' ? ['--unshare-net'] : []), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...kernelSettingsMounts);
-  overlayRoots(plan, area, mounted); // tier 4: every writable folder staged
+  const placeholders = maskMissingCredentials(plan, layout, area, host); // tier 2 for credentials created later
+  overlayRoots(plan, area, new Set([...mounted, ...placeholders.insideMasked])); // tier 4: every writable folder staged
   maskCredentials(plan, layout, host); // tier 2: unreadable and unwritable, grants reopening parts
   maskHostSockets(plan, layout, host); // §3.7: host daemons behind UNIX sockets unreachable
+  // Other calls' staging folders on a disk the read-only `/` shows (never the command's to read).
+  for (const folder of host.stagingFolders?.() ?? []) {
+    if (plan.insideOverlay(folder)) plan.mounts.push({ kind: 'readonly-empty', target: folder });
+    else plan.args.push('--perms', '0000', '--tmpfs', folder, '--remount-ro', folder);
+  }
   plan.args.push('--bind', area.folder, area.mountPoint);
   // The staging folder is the helper's business only: hidden before the command runs.
   plan.mounts.push({ kind: 'readonly-empty', target: area.mountPoint });
@@ -180,8 +195,15 @@ class StagedPlan {
 
   /** Below an overlay: bwrap's mounts there are hidden by it, so the helper makes them again on top. */
   insideOverlay(path: string): boolean {
-    return this.#targets.some((target) => isInsideScopedPath(path, { path: target, scope: 'subtree' }));
+    return [...this.#targets, ...this.#masked].some((target) => isInsideScopedPath(path, { path: target, scope: 'subtree' }));
   }
+
+  /** A folder the helper shows through a read-only overlay (`maskMissingCredentials`): masks below it are the helper's too. */
+  masked(folder: string): void {
+    this.#masked.push(folder);
+  }
+
+  readonly #masked: string[] = [];
 
   /**
    * A read-only /dev/null, bound aside once: a bind of it (the helper's masks on top of an overlay)
@@ -208,6 +230,81 @@ function overlayRoots(plan: StagedPlan, area: StagingArea, mounted: ReadonlySet<
     }
     plan.mounts.push({ kind: 'overlay', target: root.target, lower, upper: `${area.mountPoint}/${root.name}/upper`, work: `${area.mountPoint}/${root.name}/work` });
   }
+}
+
+/**
+ * Tier 2 for credentials that do not exist yet (architecture §3.2: masked even while missing — a
+ * file the user creates while a task runs, `~/.aws/credentials`, an SSH key, must not appear to
+ * it). A missing name cannot be a mount point, and a bind per entry of the folder that would hold
+ * it costs about 2.5 ms each (HOME with 150 entries: +0.9 s a call, measured). So the topmost such
+ * folder (HOME, usually) is shown through a read-only overlay whose top layer, a tmpfs of bwrap's
+ * own, holds a whiteout (made by the stage helper) at each missing name (`.aws`, `.config/gh`,
+ * `.netrc` …): the name stays absent whatever the lower layer gets there later, and listings
+ * are the host's, while every other entry stays live. One overlay a call. The host's mounts inside that folder (an overlay shows its lower
+ * layer without them) are bound aside and put back on top; writable roots inside it take their
+ * lower layer from aside; masks inside it are made by the helper after it. Folders inside a
+ * writable root (whose overlay shows the host live) are not covered: see the README.
+ */
+function maskMissingCredentials(plan: StagedPlan, layout: SandboxLayout, area: StagingArea, host: StagedHost): { readonly insideMasked: readonly string[] } {
+  const grants: ScopedPath[] = [...layout.readableGrants, ...layout.writableGrants];
+  const writableTargets = area.roots.map((root) => root.target);
+  const missing: string[] = [];
+  for (const entry of layout.unreadable) {
+    if (host.lstat(entry.path) !== undefined) continue;
+    if (grants.some((grant) => isInsideScopedPath(entry.path, grant) || isInsideScopedPath(grant.path, { path: entry.path, scope: 'subtree' }))) continue;
+    let folder = parentOf(entry.path);
+    let name = entry.path;
+    while (folder !== '/' && host.lstat(folder) === undefined) {
+      name = folder;
+      folder = parentOf(folder);
+    }
+    if (folder === '/' || host.lstat(folder)?.isDirectory() !== true || plan.insideOverlay(folder)) continue;
+    if (layout.unreadable.some((other) => isInsideScopedPath(folder, other) && host.lstat(other.path) !== undefined)) continue; // masked whole anyway
+    if (writableTargets.some((target) => isInsideScopedPath(target, { path: name, scope: 'subtree' }))) continue;
+    missing.push(name);
+  }
+  // The topmost folders that hold a placeholder: one overlay each.
+  const roots: string[] = [];
+  for (const name of [...new Set(missing)].sort((a, b) => depthOf(a) - depthOf(b))) {
+    const holder = parentOf(name);
+    if (roots.some((root) => isInsideScopedPath(holder, { path: root, scope: 'subtree' }))) continue;
+    if (/[,:\\=\0\n]/.test(holder)) continue; // overlayfs could not take it in its options
+    roots.push(holder);
+  }
+  const insideMasked: string[] = [];
+  for (const root of roots) {
+    // The top layer: a tmpfs of bwrap's own (nothing on the host; never inside `root`, which
+    // overlayfs would refuse as overlapping), with a link at each missing name.
+    const layer = plan.side();
+    // Its folders take the modes of the folders they merge with (a merged folder shows the top one's).
+    const modeOf = (folder: string): string => ((host.lstat(folder)?.mode ?? 0o755) & 0o7777).toString(8).padStart(4, '0');
+    plan.args.push('--perms', modeOf(root), '--tmpfs', layer);
+    const made = new Set<string>();
+    for (const name of [...new Set(missing)].filter((candidate) => isInsideScopedPath(candidate, { path: root, scope: 'subtree' })).sort()) {
+      const relative = name.slice(root === '/' ? 0 : root.length);
+      const chain: string[] = [];
+      for (let folder = parentOf(relative); folder !== '/' && !made.has(folder); folder = parentOf(folder)) chain.unshift(folder);
+      for (const folder of chain) {
+        made.add(folder);
+        plan.args.push('--perms', modeOf(`${root}${folder}`), '--dir', `${layer}${folder}`);
+      }
+      plan.mounts.push({ kind: 'whiteout', target: `${layer}${relative}` });
+    }
+    plan.mounts.push({ kind: 'overlay-readonly', target: root, lowers: [layer, root] });
+    plan.masked(root);
+    // The host's mounts inside it, as they were: bound aside, then put back on top of the overlay.
+    const kept: string[] = [];
+    for (const mount of host.mounts().filter((candidate) => candidate.mountPoint !== root && isInsideScopedPath(candidate.mountPoint, { path: root, scope: 'subtree' })).sort((a, b) => depthOf(a.mountPoint) - depthOf(b.mountPoint))) {
+      if (kept.some((outer) => isInsideScopedPath(mount.mountPoint, { path: outer, scope: 'subtree' }))) continue;
+      if (writableTargets.includes(mount.mountPoint)) continue; // its overlay takes its lower layer from aside
+      kept.push(mount.mountPoint);
+      const side = plan.side();
+      plan.args.push('--ro-bind', mount.mountPoint, side);
+      plan.mounts.push({ kind: 'bind', source: side, target: mount.mountPoint });
+    }
+    insideMasked.push(...writableTargets.filter((target) => isInsideScopedPath(target, { path: root, scope: 'subtree' })));
+  }
+  return { insideMasked };
 }
 
 /** Tier 2 (architecture §3.2): credential paths neither readable nor writable; grants reopen parts. */

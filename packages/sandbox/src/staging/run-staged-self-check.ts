@@ -6,6 +6,7 @@ import type { SandboxAvailability } from '../backend/sandbox-backend.js';
 import { createSandboxPolicy } from '../policy/create-sandbox-policy.js';
 import { deriveSandboxLayout } from '../policy/derive-sandbox-layout.js';
 import { vanishedMaskTarget } from '../bubblewrap/vanished-mask-target.js';
+import { stageHelperUnsupported } from './install-stage-mount-helper.js';
 import { wrapStaged } from './wrap-staged.js';
 import type { StagedReleaseReport } from './wrap-staged.js';
 
@@ -20,7 +21,9 @@ const maximumStarts = 3;
  * part cannot work (no user namespaces, no overlayfs in one, AppArmor, a `noexec` folder for the
  * helper, unprivileged containers) report `unavailable` with the words of whatever failed.
  */
-export async function runStagedSelfCheck(bwrapPath: string, options: { readonly beforeStart?: () => void } = {}): Promise<SandboxAvailability> {
+export async function runStagedSelfCheck(bwrapPath: string, options: { readonly beforeStart?: () => void; readonly arch?: string } = {}): Promise<SandboxAvailability> {
+  const unsupported = stageHelperUnsupported('linux', options.arch ?? process.arch);
+  if (unsupported !== undefined) return { available: false, reason: unsupported };
   let scratch: string;
   try {
     scratch = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'openwork-bwrap-check-')));

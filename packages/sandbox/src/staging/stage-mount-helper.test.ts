@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDirectory, requireBubblewrap } from '../bubblewrap/test-support/run-wrapped.js';
 import { installStageMountHelper, stageMountHelperPath } from './install-stage-mount-helper.js';
+import { runStagedSelfCheck } from './run-staged-self-check.js';
+import { SandboxUnavailableError } from '../backend/sandbox-unavailable-error.js';
 import {
   STAGE_ARGUMENTS_MALFORMED_MESSAGE,
   STAGE_CAPABILITIES_FAILED_MESSAGE,
@@ -216,6 +218,23 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
+describe('on a CPU the helper is not built for (arm64, …)', () => {
+  it('the self-check (doctor) and every bash call say exactly why bash is unavailable, and nothing is installed or run', async () => {
+    const openworkHome = path.join(home, 'arm', '.openwork');
+    const reason = 'bash is not available on linux arm64: the sandbox\'s staged-writes helper is built for x86-64 Linux only (arm64 and other CPUs have no bash yet; the file tools work)';
+    expect(await runStagedSelfCheck('/usr/bin/bwrap', { arch: 'arm64' })).toEqual({ available: false, reason });
+    let caught: unknown;
+    try {
+      installStageMountHelper(openworkHome, 'arm64');
+    } catch (error) {
+      caught = error;
+    }
+    expect(SandboxUnavailableError.isInstance(caught)).toBe(true);
+    expect((caught as SandboxUnavailableError).reason).toBe(reason);
+    await expect(fs.access(openworkHome)).rejects.toThrow();
+  });
+});
+
 describe('the staged-writes mount helper is installed like the Landlock helper', () => {
   it('lives in <openworkHome>/helpers, named after its hash, mode 0555, byte for byte the program', async () => {
     const openworkHome = path.join(home, '.openwork');
@@ -235,6 +254,14 @@ describe('the staged-writes mount helper is installed like the Landlock helper',
     expect((await fs.readFile(file)).equals(stageMountProgram().bytes)).toBe(true);
     await fs.chmod(path.dirname(file), 0o777);
     expect(() => installStageMountHelper(openworkHome)).toThrow(/the staged-writes mount helper's folder cannot be trusted/);
+  });
+
+  it('a file of the user where the helpers folder belongs is removed and the helper installed (not refused for ever)', async () => {
+    const openworkHome = path.join(home, 'forged', '.openwork');
+    await fs.mkdir(openworkHome, { recursive: true });
+    await fs.writeFile(path.join(openworkHome, 'helpers'), 'forged\n');
+    const file = installStageMountHelper(openworkHome);
+    expect((await fs.readFile(file)).equals(stageMountProgram().bytes)).toBe(true);
   });
 
   it('with no arguments it only exits 0 (the probe that it runs)', () => {

@@ -31,7 +31,7 @@ export const READONLY_EMPTY_OPTIONS = 'size=4k,mode=000';
  * of a sandboxed command is an overlay inside the sandbox: lower = the real root (read-only),
  * upper = a staging folder on the host, which the host reads after the command and applies only
  * what the rules allow. bubblewrap 0.8 cannot mount an overlay, so bwrap runs this helper as
- * `helper <ops> <operands…> <program> <args…>` (with every capability: `--cap-add ALL`); it
+ * `helper <ops> <operands…> <program> <args…>` (with CAP_SYS_ADMIN, CAP_DAC_OVERRIDE and CAP_SETPCAP only); it
  *
  *  1. unshares a mount namespace of its own (CLONE_NEWNS): as an ordinary user bwrap puts the
  *     command in a nested user namespace that does not own bwrap's mount namespace, so mount()
@@ -41,13 +41,23 @@ export const READONLY_EMPTY_OPTIONS = 'size=4k,mode=000';
  *       `O target options` overlay(target, options) — `userxattr,lowerdir=…,upperdir=…,workdir=…`;
  *       `T target` an empty read-only tmpfs (`size=4k,mode=000`; MS_RDONLY|MS_NOSUID|MS_NODEV);
  *       `N target` a bind of /dev/null;  `B source target` a bind of `source`.
- *     Any other letter, or a missing operand, fails;
+ *       `W target` a whiteout (a character device 0/0) at `target`, in a layer of a read-only
+ *       overlay: the name stays hidden whatever the lower layer gets there later.
+ *     A bind (`N`, `B`: a mask over a host socket or credential) whose target went away since the
+ *     host listed it (ENOENT) is skipped — a daemon that ended between the listing and this mount
+ *     made every such call fail before its command ran. Any other letter, or a missing operand, fails;
  *  3. sets no_new_privs, drops every capability from the bounding set (0..63; EINVAL past the
  *     kernel's last one is not an error), clears the effective, permitted and inheritable sets
  *     (capset v3; the ambient set goes with them), and checks that CAP_SYS_ADMIN has left the
  *     bounding set — the command cannot mount, unmount or remount anything, and an execve of a
  *     set-uid or file-capability program gains nothing;
  *  4. execs the program with the same environment.
+ *
+ * Two queries make no mount: `helper ? <folder>…` answers one `y` (opaque) or `n` per upper-layer
+ * folder (`n` only for ENODATA, EOPNOTSUPP, ENOENT or ENOTDIR; any other answer of lgetxattr — EACCES,
+ * EIO, a value longer than one byte — exits 1: fails closed);
+ * `helper !` takes `flock(3, LOCK_EX | LOCK_NB)` on the lock file the host passed as descriptor 3
+ * and exits 0 when it got it (the lock stays with the host's open file), 1 when not.
  *
  * Any failure writes one line to stderr — which stage, the path it was at (a mount's target, the
  * program) and the errno (`stageFailureLine`) — and exits 127 before the command ran. With no
@@ -57,7 +67,7 @@ export const READONLY_EMPTY_OPTIONS = 'size=4k,mode=000';
  * `argv[argc]` is NULL, and the environment pointers follow it. Registers: rbx argc, r12 the next
  * operand's slot in argv, r13 the next letter of `<ops>`, r14 `&argv[argc]`, r15 the path a
  * failure names (0: none), rbp the errno of a failure. Syscall numbers are x86-64's: unshare 272,
- * mount 165, prctl 157, capset 126, execve 59, write 1, exit_group 231. GNU `as` assembles the
+ * mount 165, mknod 133, flock 73, lgetxattr 192, prctl 157, capset 126, execve 59, write 1, exit_group 231. GNU `as` assembles the
  * `assembly` column to the `bytes` column exactly (`stage-mount-program.test.ts`).
  */
 export const stageMountListing: readonly ListingLine[] = [
@@ -69,6 +79,8 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: '4c 8d 64 24 18', assembly: 'lea r12, [rsp + 24]', comment: 'r12 = &argv[2]: the next operand' },
   { bytes: '66 41 83 7d 00 3f', assembly: 'cmp word ptr [r13], 0x3f', comment: 'argv[1] is "?":' },
   { bytes: '0f 84', relative: { target: 'opaqueQuery', size: 4 }, assembly: 'je opaqueQuery', comment: '  the opaque-folder query, no mounts' },
+  { bytes: '66 41 83 7d 00 21', assembly: 'cmp word ptr [r13], 0x21', comment: 'argv[1] is "!":' },
+  { bytes: '0f 84', relative: { target: 'lockQuery', size: 4 }, assembly: 'je lockQuery', comment: '  the lock of a staging base, no mounts' },
   { bytes: '45 31 ff', assembly: 'xor r15d, r15d', comment: 'r15 = the path a failure names (none yet)' },
   { bytes: 'b8 10 01 00 00', assembly: 'mov eax, 272', comment: 'unshare(' },
   { bytes: 'bf 00 00 02 00', assembly: 'mov edi, 0x20000', comment: '  CLONE_NEWNS): a mount namespace our user namespace owns' },
@@ -93,6 +105,8 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: '74', relative: { target: 'bind', size: 1 }, assembly: 'je bind' },
   { bytes: '83 f8 43', assembly: 'cmp eax, 0x43', comment: "'C'" },
   { bytes: '0f 84', relative: { target: 'chdirOp', size: 4 }, assembly: 'je chdirOp' },
+  { bytes: '83 f8 57', assembly: 'cmp eax, 0x57', comment: "'W'" },
+  { bytes: '0f 84', relative: { target: 'whiteoutOp', size: 4 }, assembly: 'je whiteoutOp' },
   { bytes: 'e9', relative: { target: 'malformed', size: 4 }, assembly: 'jmp malformed', comment: 'an unknown letter: fail' },
 
   { label: 'overlay', bytes: '4d 8b 44 24 08', assembly: 'mov r8, [r12 + 8]', comment: 'mount("overlay", target, "overlay", 0, options)' },
@@ -129,8 +143,12 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: 'b8 a5 00 00 00', assembly: 'mov eax, 165', comment: 'mount(rdi, rsi, rdx, r10, r8)' },
   { bytes: '0f 05', assembly: 'syscall' },
   { bytes: '48 85 c0', assembly: 'test rax, rax' },
+  { bytes: '74', relative: { target: 'mountedOne', size: 1 }, assembly: 'je mountedOne' },
+  { bytes: '48 83 f8 fe', assembly: 'cmp rax, -2', comment: 'ENOENT …' },
   { bytes: '0f 85', relative: { target: 'mountFailed', size: 4 }, assembly: 'jne mountFailed' },
-  { bytes: 'e9', relative: { target: 'nextOp', size: 4 }, assembly: 'jmp nextOp' },
+  { bytes: '41 81 fa 00 50 00 00', assembly: 'cmp r10d, 0x5000', comment: '… of a bind (a mask over a host socket or credential): its target went away since the host listed it, nothing to mask' },
+  { bytes: '0f 85', relative: { target: 'mountFailed', size: 4 }, assembly: 'jne mountFailed', comment: 'an overlay or a tmpfs without its target: fail' },
+  { label: 'mountedOne', bytes: 'e9', relative: { target: 'nextOp', size: 4 }, assembly: 'jmp nextOp' },
 
   { label: 'mounted', bytes: '45 31 ff', assembly: 'xor r15d, r15d', comment: 'no path in a failure from here to execve' },
   { bytes: 'b8 9d 00 00 00', assembly: 'mov eax, 157', comment: 'prctl(' },
@@ -264,6 +282,17 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: `ba ${imm32(STAGE_CHDIR_FAILED_MESSAGE.length)}`, assembly: `mov edx, ${STAGE_CHDIR_FAILED_MESSAGE.length}` },
   { bytes: 'e9', relative: { target: 'fail', size: 4 }, assembly: 'jmp fail' },
 
+  { label: 'whiteoutOp', bytes: '48 89 f7', assembly: 'mov rdi, rsi', comment: "mknod(target, S_IFCHR, 0): an overlayfs whiteout (no capability needed)" },
+  { bytes: '49 89 f7', assembly: 'mov r15, rsi', comment: 'a failure names the target' },
+  { bytes: '49 83 c4 08', assembly: 'add r12, 8', comment: 'one operand used' },
+  { bytes: 'be 00 20 00 00', assembly: 'mov esi, 0x2000' },
+  { bytes: '31 d2', assembly: 'xor edx, edx' },
+  { bytes: 'b8 85 00 00 00', assembly: 'mov eax, 133' },
+  { bytes: '0f 05', assembly: 'syscall' },
+  { bytes: '48 85 c0', assembly: 'test rax, rax' },
+  { bytes: '0f 85', relative: { target: 'mountFailed', size: 4 }, assembly: 'jne mountFailed' },
+  { bytes: 'e9', relative: { target: 'nextOp', size: 4 }, assembly: 'jmp nextOp' },
+
   { label: 'opaqueQuery', bytes: '4d 39 f4', assembly: 'cmp r12, r14', comment: 'for each folder argv[2..]:' },
   { bytes: '73', relative: { target: 'queryDone', size: 1 }, assembly: 'jae queryDone' },
   { bytes: '49 8b 3c 24', assembly: 'mov rdi, [r12]', comment: 'lgetxattr(folder,' },
@@ -273,10 +302,18 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: 'b8 c0 00 00 00', assembly: 'mov eax, 192' },
   { bytes: '0f 05', assembly: 'syscall' },
   { bytes: 'c6 44 24 f8 6e', assembly: 'mov byte ptr [rsp - 8], 0x6e', comment: "answer 'n'" },
+  { bytes: '48 83 f8 c3', assembly: 'cmp rax, -61', comment: 'ENODATA: no such attribute, not opaque' },
+  { bytes: '74', relative: { target: 'queryWrite', size: 1 }, assembly: 'je queryWrite' },
+  { bytes: '48 83 f8 a1', assembly: 'cmp rax, -95', comment: 'EOPNOTSUPP: a file system without user attributes cannot mark a folder opaque' },
+  { bytes: '74', relative: { target: 'queryWrite', size: 1 }, assembly: 'je queryWrite' },
+  { bytes: '48 83 f8 fe', assembly: 'cmp rax, -2', comment: 'ENOENT, ENOTDIR: no such folder any more (a running command removed it; the next pass sees it)' },
+  { bytes: '74', relative: { target: 'queryWrite', size: 1 }, assembly: 'je queryWrite' },
+  { bytes: '48 83 f8 ec', assembly: 'cmp rax, -20' },
+  { bytes: '74', relative: { target: 'queryWrite', size: 1 }, assembly: 'je queryWrite' },
   { bytes: '48 83 f8 01', assembly: 'cmp rax, 1' },
-  { bytes: '75', relative: { target: 'queryWrite', size: 1 }, assembly: 'jne queryWrite', comment: 'no such attribute (or not one byte): not opaque' },
+  { bytes: '75', relative: { target: 'queryFailed', size: 1 }, assembly: 'jne queryFailed', comment: 'any other error, or not one byte: no answer (fails closed, exit 1)' },
   { bytes: '80 7c 24 f0 79', assembly: 'cmp byte ptr [rsp - 16], 0x79' },
-  { bytes: '75', relative: { target: 'queryWrite', size: 1 }, assembly: 'jne queryWrite' },
+  { bytes: '75', relative: { target: 'queryFailed', size: 1 }, assembly: 'jne queryFailed', comment: "a value other than 'y': no answer" },
   { bytes: 'c6 44 24 f8 79', assembly: 'mov byte ptr [rsp - 8], 0x79', comment: "answer 'y': opaque" },
   { label: 'queryWrite', bytes: 'b8 01 00 00 00', assembly: 'mov eax, 1', comment: 'write(stdout, the answer, 1)' },
   { bytes: 'bf 01 00 00 00', assembly: 'mov edi, 1' },
@@ -291,6 +328,16 @@ export const stageMountListing: readonly ListingLine[] = [
   { bytes: 'b8 e7 00 00 00', assembly: 'mov eax, 231' },
   { bytes: '0f 05', assembly: 'syscall' },
   { label: 'queryFailed', bytes: 'bf 01 00 00 00', assembly: 'mov edi, 1', comment: 'exit_group(1)' },
+  { bytes: 'b8 e7 00 00 00', assembly: 'mov eax, 231' },
+  { bytes: '0f 05', assembly: 'syscall' },
+
+  { label: 'lockQuery', bytes: 'b8 49 00 00 00', assembly: 'mov eax, 73', comment: 'flock(' },
+  { bytes: 'bf 03 00 00 00', assembly: 'mov edi, 3', comment: '  descriptor 3 (a lock file the host opened and keeps open),' },
+  { bytes: 'be 06 00 00 00', assembly: 'mov esi, 6', comment: '  LOCK_EX | LOCK_NB): the lock stays with the host\'s open file' },
+  { bytes: '0f 05', assembly: 'syscall' },
+  { bytes: '31 ff', assembly: 'xor edi, edi' },
+  { bytes: '48 85 c0', assembly: 'test rax, rax' },
+  { bytes: '40 0f 95 c7', assembly: 'setne dil', comment: 'exit_group(0: locked; 1: another process holds it, or no descriptor 3)' },
   { bytes: 'b8 e7 00 00 00', assembly: 'mov eax, 231' },
   { bytes: '0f 05', assembly: 'syscall' },
 

@@ -8,6 +8,13 @@ import { SandboxConfigurationError } from '../policy/sandbox-error.js';
 export type StageMount =
   /** A writable root staged in an overlay: reads see `lower`, writes land in `upper` (on the host). `work` is overlayfs' scratch folder, on the same file system as `upper`. */
   | { readonly kind: 'overlay'; readonly target: string; readonly lower: string; readonly upper: string; readonly work: string }
+  /**
+   * `target` shown read-only through an overlay of `lowers` (the first on top), no upper layer: a
+   * folder that would hold credentials, with placeholders over the names the user may create later.
+   */
+  | { readonly kind: 'overlay-readonly'; readonly target: string; readonly lowers: readonly string[] }
+  /** Not a mount: a whiteout (character device 0/0) at `target`, in a layer of an `overlay-readonly` made after it. */
+  | { readonly kind: 'whiteout'; readonly target: string }
   /** An empty read-only folder nobody may enter, over `target`: masks a credential folder, hides the staging folder. */
   | { readonly kind: 'readonly-empty'; readonly target: string }
   /** /dev/null over `target`: masks a credential file or a host socket. */
@@ -45,6 +52,10 @@ function operation(mount: StageMount): [string, ...string[]] {
       const options = `userxattr,lowerdir=${optionPath(mount, 'lower folder', mount.lower)},upperdir=${optionPath(mount, 'upper folder', mount.upper)},workdir=${optionPath(mount, 'work folder', mount.work)}`;
       return ['O', checkedPath(mount, 'target', mount.target), options];
     }
+    case 'overlay-readonly':
+      return ['O', checkedPath(mount, 'target', mount.target), `userxattr,lowerdir=${mount.lowers.map((lower) => optionPath(mount, 'lower folder', lower)).join(':')}`];
+    case 'whiteout':
+      return ['W', checkedPath(mount, 'target', mount.target)];
     case 'readonly-empty':
       return ['T', checkedPath(mount, 'target', mount.target)];
     case 'null-device':

@@ -211,4 +211,28 @@ describe('staged writes: planted git below a writable root (real bubblewrap)', (
       expect(bareRuns(layout)).toBe(0);
     }
   }, 120_000);
+
+  it('`ln .git/config cfg` leaves no hard link between a name the command may write and the host config', async () => {
+    const layout = makeLayout((home) => path.join(home, 'src'), (ws) => path.join(ws, 'proj'));
+    const run = await sandboxed(layout, 'cd proj && ln .git/config cfg && ln -s x notes-link');
+    expect(run.code).toBe(0);
+    const config = fs.statSync(path.join(layout.repository, '.git', 'config'));
+    const copy = fs.statSync(path.join(layout.repository, 'cfg'));
+    expect(copy.ino).not.toBe(config.ino);
+    expect(config.nlink).toBe(1);
+    // A later in-place write to cfg (an editor, a file tool) leaves the repository's config as it was.
+    fs.appendFileSync(path.join(layout.repository, 'cfg'), '[core]\n\tpager = planted\n');
+    expect(fs.readFileSync(path.join(layout.repository, '.git', 'config'), 'utf8')).not.toContain('planted');
+  }, 60_000);
+
+  it('two calls cannot build a repository around a planted pager (a commondir first, then a HEAD that is a link)', async () => {
+    const layout = makeLayout((home) => path.join(home, 'src'), (ws) => path.join(ws, 'proj'));
+    const pager = `printf '#!/bin/sh\\necho ran >> %s\\ncat >/dev/null\\n' ${JSON.stringify(layout.marker)} > plain/pager && chmod +x plain/pager`;
+    const first = await sandboxed(layout, `mkdir -p plain/wt plain/objects plain/refs/heads && ${pager} && printf '[core]\\n\\tpager = %s\\n' "$PWD/plain/pager" > plain/config && echo ../ > plain/wt/commondir`);
+    expect(first.code).toBe(0);
+    expect(fs.existsSync(path.join(layout.workspace, 'plain', 'wt', 'commondir'))).toBe(false);
+    const second = await sandboxed(layout, "echo 'ref: refs/heads/main' > plain/TARGET && ln -s TARGET plain/HEAD");
+    expect(second.code).toBe(0);
+    expect(fs.existsSync(path.join(layout.workspace, 'plain', 'HEAD'))).toBe(false);
+  }, 60_000);
 });

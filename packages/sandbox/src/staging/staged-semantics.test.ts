@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapBackend } from '../bubblewrap/bubblewrap-backend.js';
@@ -59,6 +60,36 @@ async function run(place: ReturnType<typeof layout>, command: string, timeoutMs 
 const read = (file: string): string => fs.readFileSync(file, 'utf8');
 
 describe('staged writes keep what tools rely on (real bubblewrap)', () => {
+  it('a host socket that goes away between the wrap and the start (a daemon that ended) does not stop the command before it runs', async () => {
+    const place = layout();
+    const socket = path.join(place.workspace, 'daemon.sock');
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    const policy = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [place.workspace], homeDirectory: place.home, openworkHome: place.openworkHome });
+    const wrapped = backend.wrap({ argv: ['/bin/sh', '-c', 'echo ran'], cwd: place.workspace }, policy);
+    expect(wrapped.argv).toContain(socket); // listed and masked inside the workspace's overlay
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    expect(fs.existsSync(socket)).toBe(false);
+    const result = await runWrapped(wrapped, place.workspace, 30_000);
+    expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 0, stdout: 'ran\n', stderr: '' });
+  });
+
+  it('bwrap gives the stage helper only CAP_SYS_ADMIN, CAP_DAC_OVERRIDE and CAP_SETPCAP, and overlays made with those still delete, replace and empty folders', async () => {
+    const place = layout();
+    const policy = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [place.workspace], homeDirectory: place.home, openworkHome: place.openworkHome });
+    const wrapped = backend.wrap({ argv: ['/bin/true'], cwd: place.workspace }, policy);
+    const added = wrapped.argv.flatMap((argument, index) => (argument === '--cap-add' ? [wrapped.argv[index + 1]] : []));
+    await wrapped.release();
+    expect(added).toEqual(['CAP_SYS_ADMIN', 'CAP_DAC_OVERRIDE', 'CAP_SETPCAP']);
+    fs.mkdirSync(path.join(place.workspace, 'tree', 'deep'), { recursive: true });
+    fs.writeFileSync(path.join(place.workspace, 'tree', 'deep', 'f'), 'old\n');
+    fs.writeFileSync(path.join(place.workspace, 'gone'), 'x\n');
+    const result = await run(place, 'rm gone && rm -r tree && mkdir -p tree && echo new > tree/g');
+    expect(result.code).toBe(0);
+    expect(fs.existsSync(path.join(place.workspace, 'gone'))).toBe(false);
+    expect(fs.readdirSync(path.join(place.workspace, 'tree'))).toEqual(['g']);
+  });
+
   it('a directory rename arrives as the new tree, the old one removed', async () => {
     const place = layout();
     fs.mkdirSync(path.join(place.workspace, 'old', 'deep'), { recursive: true });

@@ -144,7 +144,7 @@ export function wrapStaged(
   const helper = installStageMountHelper(policy.openworkHome);
   const overlays = overlayTargets(layout, host, host.mounts());
   const targets = overlays.map((overlay) => overlay.target);
-  const area = createStagingArea(policy.openworkHome, targets);
+  const area = createStagingArea(policy.openworkHome, targets, helper);
   let argv: string[];
   try {
     const rendering = renderStagedBubblewrap(layout, command, area, host, new Set(overlays.filter((overlay) => overlay.mounted).map((overlay) => overlay.target)));
