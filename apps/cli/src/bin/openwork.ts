@@ -7,7 +7,7 @@
 import { isatty } from 'node:tty';
 import { cliManifest } from '../cli/cli-version.js';
 import { useCompileCache } from '../cli/compile-cache.js';
-import { serverHeapArguments } from '../cli/server-heap.js';
+import { forgetServerEnvironment, serverEnvironment, serverHeapArguments } from '../cli/server-heap.js';
 import { unsupportedNodeLine } from '../cli/supported-node.js';
 
 const argv = process.argv.slice(2);
@@ -25,6 +25,7 @@ if (refusal !== undefined) {
   process.exitCode = 2;
 } else {
   if (argv[0] === 'mcp') reexecWithServerHeap();
+  forgetServerEnvironment(process.env);
   useCompileCache(argv[0], process.env);
   const { runCli } = await import('../cli/run-cli.js');
   const status = await runCli(argv, {
@@ -43,8 +44,8 @@ if (refusal !== undefined) {
 }
 
 /**
- * `openwork mcp` lives as long as the editor: it runs with a small young generation
- * (docs/decisions/0107-a-small-server.md). V8 reads heap sizes only when it starts, so the
+ * `openwork mcp` lives as long as the editor: it runs with a small young generation and two
+ * malloc arenas (docs/decisions/0107-a-small-server.md). V8 reads heap sizes only when it starts, so the
  * process replaces itself (execve: same pid, descriptors and environment) with the flags added,
  * before anything is loaded; without `process.execve` it runs on as it is.
  */
@@ -54,7 +55,7 @@ function reexecWithServerHeap(): void {
   const flags = serverHeapArguments(process.execArgv, process.env);
   if (typeof execve !== 'function' || script === undefined || flags.length === 0) return;
   try {
-    execve(process.execPath, [process.execPath, ...process.execArgv, ...flags, script, ...argv], process.env);
+    execve(process.execPath, [process.execPath, ...process.execArgv, ...flags, script, ...argv], serverEnvironment(process.env));
   } catch {
     // Runs on with V8's defaults.
   }
