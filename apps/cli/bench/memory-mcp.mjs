@@ -8,7 +8,8 @@
 // LARGE=0, the peak of one grep over a large tree: the search corpus (bench/build-search-corpus)
 // linked TIMES times (default 10) into one folder, in a fresh server. Run after a build:
 // `pnpm bench:memory` (CALLS=n EVERY=n LARGE=0|1 TIMES=n; KINDS=0,1,… keeps some of the mix,
-// SERVER_FLAGS='--…' passes Node flags to the server, to see what each holder costs).
+// SERVER_FLAGS='--…' passes Node flags to the server, OPENWORK_MCP_DEFAULT_HEAP=1 runs it with V8's
+// defaults, to see what each holder costs).
 import { cpSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -45,6 +46,8 @@ async function serve(workspace, home, scratch) {
       OPENWORK_HOME: join(home, '.openwork'),
       TMPDIR: scratch,
       ...(process.env.SERVER_MALLOC_ARENA_MAX === undefined ? {} : { MALLOC_ARENA_MAX: process.env.SERVER_MALLOC_ARENA_MAX }),
+      // V8's defaults and glibc's arenas, for comparison (docs/decisions/0107-a-small-server.md).
+      ...(process.env.OPENWORK_MCP_DEFAULT_HEAP === '1' ? { OPENWORK_MCP_DEFAULT_HEAP: '1' } : {}),
     },
     cwd: workspace,
     stderr: process.env.SERVER_STDERR === '1' ? 'inherit' : 'ignore',
