@@ -7,6 +7,7 @@
 import { isatty } from 'node:tty';
 import { cliManifest } from '../cli/cli-version.js';
 import { useCompileCache } from '../cli/compile-cache.js';
+import { forgetServerEnvironment, serverEnvironment, serverHeapArguments } from '../cli/server-heap.js';
 import { unsupportedNodeLine } from '../cli/supported-node.js';
 
 const argv = process.argv.slice(2);
@@ -23,6 +24,8 @@ if (refusal !== undefined) {
   }
   process.exitCode = 2;
 } else {
+  if (argv[0] === 'mcp') reexecWithServerHeap();
+  forgetServerEnvironment(process.env);
   // A reader that goes away (`openwork tools | head -4`) is the end of the output, not a crash
   // (docs/decisions/0093-cli-small-things-a-person-meets.md): the rest of what would be printed
   // is dropped, a running call is stopped as Ctrl-C stops it, and the exit status is the
@@ -56,4 +59,22 @@ if (refusal !== undefined) {
     environment: process.env,
   });
   process.exitCode = status;
+}
+
+/**
+ * `openwork mcp` lives as long as the editor: it runs with a small young generation and two
+ * malloc arenas (docs/decisions/0107-a-small-server.md). V8 reads heap sizes only when it starts, so the
+ * process replaces itself (execve: same pid, descriptors and environment) with the flags added,
+ * before anything is loaded; without `process.execve` it runs on as it is.
+ */
+function reexecWithServerHeap(): void {
+  const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
+  const script = process.argv[1];
+  const flags = serverHeapArguments(process.execArgv, process.env);
+  if (typeof execve !== 'function' || script === undefined || flags.length === 0) return;
+  try {
+    execve(process.execPath, [process.execPath, ...process.execArgv, ...flags, script, ...argv], serverEnvironment(process.env));
+  } catch {
+    // Runs on with V8's defaults.
+  }
 }

@@ -4,8 +4,16 @@ import type { FromSearchWorker, ToSearchWorker } from './search-messages.js';
 
 /** At most this many workers, one per core below it. */
 const MAX_WORKERS = 4;
-/** Idle workers are ended after this long without a search. */
-const IDLE_MILLISECONDS = 60_000;
+/** Idle workers are ended after this long without a search: each holds a V8 isolate of its own (decision 0107). */
+const IDLE_MILLISECONDS = 15_000;
+/**
+ * Each worker's heap bounds (decision 0107): a small young generation (V8's default lets each
+ * isolate grow it to tens of MB, kept while the worker lives) and an old generation far above what
+ * a batch needs (its paths, matches and counts; file bytes are buffers outside the heap). A worker
+ * that would pass it ends, and its batches are searched on the calling thread, as for any worker
+ * that ends.
+ */
+const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 } as const;
 /** A worker that does not say it is ready within this long is given up on. */
 const START_MILLISECONDS = 30_000;
 
@@ -39,7 +47,7 @@ interface PoolWorker {
 
 /**
  * The worker threads grep searches with (§7.6 speed: "use both cores where it pays"), shared by
- * every search in the process and kept warm between calls, ended after a minute of idleness.
+ * every search in the process and kept warm between calls, ended after 15 s of idleness.
  * Workers are referenced only while a search runs, so idle ones never keep a process alive. When
  * they cannot start (no compiled worker script, the native engine fails in a thread), `shared()`
  * resolves to `undefined` and grep searches on the calling thread instead.
@@ -177,7 +185,7 @@ function startWorker(entry: URL): Promise<Worker | undefined> {
   return new Promise((resolve) => {
     let worker: Worker;
     try {
-      worker = new Worker(entry);
+      worker = new Worker(entry, { resourceLimits: WORKER_RESOURCE_LIMITS });
     } catch {
       resolve(undefined);
       return;
