@@ -55,12 +55,8 @@ export class BoundedCapture {
     return this.#spill?.whenDrained() ?? Promise.resolve();
   }
 
-  /**
-   * Appends one chunk of merged output. The chunk is kept by reference for the spill file: do not
-   * reuse it — unless `reused` says its owner will (one read buffer for every read), and then the
-   * spill file queues a copy in a buffer of its own pool.
-   */
-  push(chunk: Buffer, reused = false): void {
+  /** Appends one chunk of merged output. The chunk is kept by reference for the spill file: do not reuse it. */
+  push(chunk: Buffer): void {
     if (this.#closed || chunk.length === 0) return;
     this.#totalBytes += chunk.length;
     let rest = chunk;
@@ -77,8 +73,7 @@ export class BoundedCapture {
       this.#spill.write(Buffer.from(this.#tailBytes()));
     }
     if (rest.length === 0) return;
-    if (reused) this.#spill?.writeCopy(rest);
-    else this.#spill?.write(rest);
+    this.#spill?.write(rest);
     this.#pushTail(rest);
   }
 

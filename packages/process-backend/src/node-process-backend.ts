@@ -2,7 +2,6 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Socket } from 'node:net';
 import { stdioWithoutInheritedDescriptors } from './inherited-descriptors.js';
 import type { Readable, Writable } from 'node:stream';
 import { BoundedCapture } from './bounded-capture.js';
@@ -12,7 +11,6 @@ import type { ProcessBackend, ProcessProgress, ProcessSpawnOptions } from './pro
 import { InvalidSpawnRequestError } from './process-backend-error.js';
 import { registerLiveProcessGroup, unregisterLiveProcessGroup } from './process-group-reaper.js';
 import type { ProcessOutcome, ProcessStatus } from './process-outcome.js';
-import { openOutputSockets, type OutputSocket } from './output-sockets.js';
 import { ProgressRateLimit, type RateLimitedProgress } from './progress-rate-limit.js';
 import { terminateProcessGroup } from './terminate-process-group.js';
 import type { KillProcessGroup } from './terminate-process-group.js';
@@ -72,11 +70,6 @@ export class NodeProcessBackend implements ProcessBackend {
     let subprocess: ChildProcessByStdio<Writable | null, Readable, Readable>;
     // Background bash: a pipe when the caller types into the process, else /dev/null (§7.9).
     const stdin = options.stdin === undefined ? 'ignore' : 'pipe';
-    // Output read into one buffer per stream, not a new one per read (output-sockets.ts); Node's pipes if they cannot be had.
-    const sockets = await openOutputSockets();
-    const closeChildEnds = (): void => {
-      for (const socket of sockets ?? []) socket.child?.destroy();
-    };
     try {
       subprocess = spawn(program, args, {
         cwd: options.cwd,
@@ -85,19 +78,14 @@ export class NodeProcessBackend implements ProcessBackend {
         // Its own process group (setsid), so one kill reaches everything it starts (§5).
         detached: true,
         // §3.7: no descriptor this process inherited reaches the command (only 0, 1, 2).
-        stdio: stdioWithoutInheritedDescriptors<'ignore' | 'pipe' | Socket>([stdin, sockets?.[0].child ?? 'pipe', sockets?.[1].child ?? 'pipe']) as ['pipe', 'pipe', 'pipe'],
+        stdio: stdioWithoutInheritedDescriptors([stdin, 'pipe', 'pipe'] as const) as ['pipe', 'pipe', 'pipe'],
         windowsHide: true,
       });
     } catch (error) {
-      closeChildEnds();
-      for (const socket of sockets ?? []) socket.reader.destroy();
       return finishWith('failed', { error: await describeStartFailure(program, options.cwd, error) });
     }
-    // The child holds its own copies now; ours would keep the channels open after it exits.
-    closeChildEnds();
     const pid = subprocess.pid;
     if (pid === undefined) {
-      for (const socket of sockets ?? []) socket.reader.destroy();
       // A failed start (ENOENT, EACCES, E2BIG, a missing cwd) is reported on the next tick.
       const failure = await new Promise<unknown>((resolve) => subprocess.once('error', resolve));
       return finishWith('failed', { error: await describeStartFailure(program, options.cwd, failure) });
@@ -108,8 +96,7 @@ export class NodeProcessBackend implements ProcessBackend {
     registerLiveProcessGroup(pid);
     if (subprocess.stdin !== null) options.stdin?.attach(subprocess.stdin);
     try {
-      const outputs: OutputSources = sockets === undefined ? [subprocess.stdout, subprocess.stderr] : sockets;
-      return await this.#supervise(pid, subprocess, outputs, capture, options, finishWith);
+      return await this.#supervise(pid, subprocess, capture, options, finishWith);
     } finally {
       options.stdin?.detach();
       unregisterLiveProcessGroup(pid);
@@ -119,7 +106,6 @@ export class NodeProcessBackend implements ProcessBackend {
   async #supervise(
     pid: number,
     subprocess: ChildLike,
-    outputs: OutputSources,
     capture: BoundedCapture,
     options: ProcessSpawnOptions,
     finishWith: (status: ProcessStatus, facts: OutcomeFacts) => Promise<ProcessOutcome>,
@@ -140,8 +126,8 @@ export class NodeProcessBackend implements ProcessBackend {
 
     const reader = new MergedOutputReader(
       [
-        { source: outputs[0], kind: 'stdout' },
-        { source: outputs[1], kind: 'stderr' },
+        { stream: subprocess.stdout, kind: 'stdout' },
+        { stream: subprocess.stderr, kind: 'stderr' },
       ],
       capture,
       options.onProgress,
@@ -180,11 +166,10 @@ export class NodeProcessBackend implements ProcessBackend {
   }
 }
 
-/** Where stdout and stderr are read: our output sockets, or the child's own pipes (the fallback). */
-type OutputSources = readonly [Readable | null | OutputSocket, Readable | null | OutputSocket];
-
 /** The part of a child process this file uses. */
 interface ChildLike {
+  readonly stdout: Readable;
+  readonly stderr: Readable;
   readonly spawnfile?: string;
   once(event: 'exit', listener: (code: number | null, signal: string | null) => void): unknown;
 }
@@ -202,7 +187,7 @@ interface OutcomeFacts {
  */
 class MergedOutputReader {
   error: unknown;
-  readonly #sources: ReadonlyArray<{ readonly stream: Readable; readonly kind: ProcessProgress['kind']; readonly detach: () => void; readonly ended: Promise<void> }>;
+  readonly #sources: ReadonlyArray<{ readonly stream: Readable; readonly kind: ProcessProgress['kind']; readonly onData: (chunk: Buffer) => void; readonly ended: Promise<void> }>;
   readonly #capture: BoundedCapture;
   readonly #onProgress: ProcessSpawnOptions['onProgress'];
   readonly #onOutput: ProcessSpawnOptions['onOutput'];
@@ -212,7 +197,7 @@ class MergedOutputReader {
   #lastActivity = 0;
 
   constructor(
-    streams: ReadonlyArray<{ readonly source: Readable | null | OutputSocket; readonly kind: ProcessProgress['kind'] }>,
+    streams: ReadonlyArray<{ readonly stream: Readable; readonly kind: ProcessProgress['kind'] }>,
     capture: BoundedCapture,
     onProgress: ProcessSpawnOptions['onProgress'],
     onError: () => void,
@@ -221,32 +206,19 @@ class MergedOutputReader {
     this.#capture = capture;
     this.#onProgress = onProgress;
     this.#onOutput = onOutput;
-    this.#sources = streams.flatMap(({ source, kind }) => {
-      if (source === null) return [];
-      let stream: Readable;
-      let detach: () => void;
-      if ('reader' in source) {
-        // A view of the socket's one read buffer: what outlives this call is copied (#receive).
-        stream = source.reader;
-        source.onChunk = (chunk) => this.#receive(kind, chunk, true);
-        detach = () => (source.onChunk = () => undefined);
-      } else {
-        stream = source;
-        const onData = (chunk: Buffer): void => this.#receive(kind, chunk, false);
-        stream.on('data', onData);
-        detach = () => stream.off('data', onData);
-      }
+    this.#sources = streams.map(({ stream, kind }) => {
+      const onData = (chunk: Buffer): void => this.#receive(kind, chunk);
       const ended = new Promise<void>((resolve) => {
-        if (stream.destroyed) resolve();
         stream.once('end', resolve);
         stream.once('close', resolve);
       });
+      stream.on('data', onData);
       stream.on('error', (error: unknown) => {
         if (this.#stopped) return;
         this.error ??= error;
         onError();
       });
-      return [{ stream, kind, detach, ended }];
+      return { stream, kind, onData, ended };
     });
   }
 
@@ -284,21 +256,20 @@ class MergedOutputReader {
   stop(): void {
     if (this.#stopped) return;
     this.#stopped = true;
-    for (const { stream, kind, detach } of this.#sources) {
-      detach();
+    for (const { stream, kind, onData } of this.#sources) {
+      stream.off('data', onData);
       stream.destroy();
       const rest = this.#progress.get(kind)?.end();
       if (rest !== undefined) this.#report(kind, rest);
     }
   }
 
-  /** One read. A `transient` chunk is a view of a buffer the next read overwrites: whoever keeps it gets a copy. */
-  #receive(kind: ProcessProgress['kind'], chunk: Buffer, transient: boolean): void {
+  #receive(kind: ProcessProgress['kind'], chunk: Buffer): void {
     this.#lastActivity = performance.now();
-    this.#capture.push(chunk, transient);
+    this.#capture.push(chunk);
     if (this.#onOutput !== undefined) {
       try {
-        this.#onOutput(transient ? Buffer.from(chunk) : chunk);
+        this.#onOutput(chunk);
       } catch {
         // Dropped, like progress: an observer must not change the outcome.
       }

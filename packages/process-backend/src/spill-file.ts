@@ -7,17 +7,6 @@ import type { SpillRecord } from './process-outcome.js';
 const HIGH_WATER_BYTES = 1024 * 1024;
 /** Queued bytes at or below which paused pipes may resume. */
 const LOW_WATER_BYTES = 256 * 1024;
-/** `writeCopy` packs copies into slabs of this size, reused once everything in them is written. */
-const COPY_SLAB_BYTES = 1024 * 1024;
-/** Written slabs kept for reuse: what the queue and the batch being written hold at most. */
-const KEPT_COPY_SLABS = (2 * HIGH_WATER_BYTES) / COPY_SLAB_BYTES;
-
-/** A slab of copies: `used` bytes handed out, `pending` of its views not yet written. */
-interface CopySlab {
-  readonly buffer: Buffer;
-  used: number;
-  pending: number;
-}
 
 /** What a closed spill file amounts to: the record, or why there is none. */
 export type SpillResult = { readonly record: SpillRecord } | { readonly error: string };
@@ -33,10 +22,6 @@ export class SpillFile {
   readonly path: string;
   readonly #capBytes: number;
   #queue: Buffer[] = [];
-  /** Per queued chunk: the slab it is a view of (`writeCopy`), reused once all its views are written. */
-  #queueOwners: Array<CopySlab | undefined> = [];
-  #slab: CopySlab | undefined;
-  #freeSlabs: CopySlab[] = [];
   #queuedBytes = 0;
   #acceptedBytes = 0;
   #writtenBytes = 0;
@@ -55,53 +40,6 @@ export class SpillFile {
 
   /** Queues a chunk. The chunk must not be modified afterwards (it is written later, without a copy). */
   write(chunk: Buffer): void {
-    this.#enqueue(chunk, undefined);
-  }
-
-  /**
-   * Queues a copy of a chunk its owner will reuse. The copy goes into a slab of this file's,
-   * reused once all its copies are written: output read into one buffer costs no allocation per read, which is
-   * what starts garbage collections in a process with a large heap (decision 0105).
-   */
-  writeCopy(chunk: Buffer): void {
-    if (!this.#accepting(chunk)) return;
-    const length = Math.min(chunk.length, this.#capBytes - this.#acceptedBytes);
-    if (length < chunk.length) this.#truncated = true;
-    if (length > COPY_SLAB_BYTES) {
-      this.#enqueue(Buffer.from(chunk), undefined);
-      return;
-    }
-    let slab = this.#slab;
-    if (slab === undefined || slab.buffer.length - slab.used < length) {
-      slab = this.#freeSlabs.pop() ?? { buffer: Buffer.allocUnsafeSlow(COPY_SLAB_BYTES), used: 0, pending: 0 };
-      this.#slab = slab;
-    }
-    const view = slab.buffer.subarray(slab.used, slab.used + length);
-    chunk.copy(view, 0, 0, length);
-    slab.used += length;
-    slab.pending += 1;
-    this.#enqueue(view, slab);
-  }
-
-  /** One view of `slab` is written: once none is pending, the slab is reused (the current one in place). */
-  #written(slab: CopySlab): void {
-    slab.pending -= 1;
-    if (slab.pending > 0) return;
-    slab.used = 0;
-    if (slab !== this.#slab && this.#freeSlabs.length < KEPT_COPY_SLABS) this.#freeSlabs.push(slab);
-  }
-
-  /** Whether bytes would be queued now; counts a truncation when the cap is reached. */
-  #accepting(chunk: Buffer): boolean {
-    if (this.#error !== undefined || this.#discarded || chunk.length === 0) return false;
-    if (this.#capBytes - this.#acceptedBytes <= 0) {
-      this.#truncated = true;
-      return false;
-    }
-    return true;
-  }
-
-  #enqueue(chunk: Buffer, owner: CopySlab | undefined): void {
     if (this.#error !== undefined || this.#discarded || chunk.length === 0) return;
     const room = this.#capBytes - this.#acceptedBytes;
     if (room <= 0) {
@@ -115,7 +53,6 @@ export class SpillFile {
     }
     this.#acceptedBytes += part.length;
     this.#queue.push(part);
-    this.#queueOwners.push(owner);
     this.#queuedBytes += part.length;
     this.#pumping ??= this.#pump();
   }
@@ -175,15 +112,12 @@ export class SpillFile {
     try {
       while (this.#queue.length > 0 && handle !== undefined && this.#error === undefined && !this.#discarded) {
         const batch = this.#queue;
-        const owners = this.#queueOwners;
         this.#queue = [];
-        this.#queueOwners = [];
         await writeAll(handle, batch);
         for (const chunk of batch) {
           this.#writtenBytes += chunk.length;
           this.#queuedBytes -= chunk.length;
         }
-        for (const owner of owners) if (owner !== undefined) this.#written(owner);
         this.#wakeDrainWaiters();
       }
     } catch (error) {
@@ -208,7 +142,6 @@ export class SpillFile {
   #dropQueue(): void {
     if (this.#error === undefined && !this.#discarded && this.#pumping !== undefined) return;
     this.#queue = [];
-    this.#queueOwners = [];
     this.#queuedBytes = 0;
     this.#wakeDrainWaiters();
   }
