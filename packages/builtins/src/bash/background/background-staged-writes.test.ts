@@ -86,10 +86,14 @@ describe('background tasks under staged writes (architecture §3.10)', () => {
     const started = await fixture.call('bash', { command, runInBackground: true, yieldMs: 300, description: 'swapper' });
     const { taskId } = backgroundTaskOf(started);
     expect(await outputOf(fixture, taskId, 'swapped', ToolResult.text(started))).toContain('swapped');
+    // Before the task's next sync pass the host still holds the file and the folder, and the edit
+    // is written there and reflected into the task's view; once a pass has put the task's links on
+    // the host (a slow machine), the file tools refuse a path through a link out of the workspace.
+    // Either way nothing reaches the host folder the links name.
     await fixture.call('read', { path: 'watched.txt' });
-    expect((await fixture.call('write', { path: 'watched.txt', content: 'model edit\n' })).status).toBe('succeeded');
+    expect(['succeeded', 'denied']).toContain((await fixture.call('write', { path: 'watched.txt', content: 'model edit\n' })).status);
     await fixture.call('read', { path: 'dir/inner.txt' });
-    expect((await fixture.call('write', { path: 'dir/inner.txt', content: 'model edit\n' })).status).toBe('succeeded');
+    expect(['succeeded', 'denied']).toContain((await fixture.call('write', { path: 'dir/inner.txt', content: 'model edit\n' })).status);
     await fixture.call('write', { path: 'dir/victim.txt', content: 'model edit\n' });
     expect(await readFile(victim, 'utf8')).toBe('keep\n');
     await fixture.call('bash_kill', { taskId });
