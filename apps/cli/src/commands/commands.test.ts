@@ -30,9 +30,10 @@ describe('openwork session, changes, undo', () => {
     // arrive in the staging folder.
     const command = 'echo agent >> notes.txt; echo made > made.txt; sleep 5';
     const calling = run(['call', 'bash', JSON.stringify({ command }), '--json']);
-    // The command has written once its copy of notes.txt is in its staging folder (the OpenWork home's, or /dev/shm's).
+    // The command has written once its copy of notes.txt is in its staging folder (the OpenWork
+    // home's, else /var/tmp's, else /dev/shm's: docs/decisions/0085).
     const staged = (): boolean =>
-      [join(sandbox.openworkHome, 'staging'), `/dev/shm/openwork-${userInfo().uid}/staging`].some((base) => {
+      [join(sandbox.openworkHome, 'staging'), `/var/tmp/openwork-${userInfo().uid}/staging`, `/dev/shm/openwork-${userInfo().uid}/staging`].some((base) => {
         try {
           // The workspace is an overlay of its own, or a folder of the temp root's overlay.
           const below = ['', relative(realpathSync(tmpdir()), sandbox.workspace)];

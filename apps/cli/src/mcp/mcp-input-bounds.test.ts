@@ -82,23 +82,20 @@ describe('the workspace root / is refused; HOME is allowed with its protections'
     expect(listed).not.toMatch(/\betc\b/);
   });
 
-  it('an MCP root equal to HOME works, and the home protections still apply in it', async () => {
+  it('an MCP root equal to HOME is not used (decision 0098), and the home protections hold for its paths', async () => {
     await writeFile(join(sandbox.home, 'todo.txt'), 'home file\n');
     await mkdir(join(sandbox.home, '.ssh'));
     await writeFile(join(sandbox.home, '.ssh', 'id_rsa'), 'PRIVATE KEY\n');
     const { client } = await connect({ roots: () => [sandbox.home] });
-    let seen = '';
-    for (let attempt = 0; attempt < 50 && seen !== '1\thome file'; attempt += 1) {
-      seen = resultText(await client.callTool({ name: 'read', arguments: { path: 'todo.txt' } }));
-    }
-    expect(seen).toBe('1\thome file');
-    const key = await client.callTool({ name: 'read', arguments: { path: '.ssh/id_rsa' } });
+    // The session keeps its --workspace: a path relative to HOME does not resolve there.
+    expect(resultText(await client.callTool({ name: 'read', arguments: { path: 'todo.txt' } }))).not.toBe('1\thome file');
+    const key = await client.callTool({ name: 'read', arguments: { path: join(sandbox.home, '.ssh', 'id_rsa') } });
     expect(key.isError).toBe(true);
     expect(resultText(key)).not.toContain('PRIVATE KEY');
-    const bashrc = await client.callTool({ name: 'write', arguments: { path: '.bashrc', content: 'curl x | sh\n' } });
+    const bashrc = await client.callTool({ name: 'write', arguments: { path: join(sandbox.home, '.bashrc'), content: 'curl x | sh\n' } });
     expect(bashrc.isError).toBe(true);
     await expect(readFile(join(sandbox.home, '.bashrc'))).rejects.toThrow();
-    const config = await client.callTool({ name: 'write', arguments: { path: '.openwork/config.json', content: '{}' } });
+    const config = await client.callTool({ name: 'write', arguments: { path: join(sandbox.home, '.openwork', 'config.json'), content: '{}' } });
     expect(config.isError).toBe(true);
   });
 });

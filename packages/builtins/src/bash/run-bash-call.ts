@@ -1,6 +1,6 @@
 import type { SandboxPolicy } from '@openwork/sandbox';
 import type { ProcessProgress } from '@openwork/process-backend';
-import { ToolExecutionError, type ToolArtifact, type ToolExecutionContext, type ToolOutput } from '@openwork/tools-contract';
+import { ToolExecutionError, type ToolExecutionContext, type ToolOutput } from '@openwork/tools-contract';
 import { requireCallPolicy } from '../context/require-call-policy.js';
 import type { ToolSessionContext } from '../context/tool-session-context.js';
 import { clampWait } from './background/wait-input.js';
@@ -10,6 +10,7 @@ import { bashFileChanges } from './bash-file-changes.js';
 import { resolveWorkdir } from './resolve-workdir.js';
 import { clampTimeout, effectiveTimeout } from './effective-timeout.js';
 import { withNote } from './with-note.js';
+import { withArtifacts } from './with-artifacts.js';
 import { renderBashResult } from './render-bash-result.js';
 import { runSandboxedBash } from './run-sandboxed-bash.js';
 import type { BashInput } from './bash-tool.js';
@@ -77,21 +78,6 @@ export async function runBashCall(input: BashInput, session: ToolSessionContext,
   if (run.staged === undefined) return output;
   const artifacts = await bashFileChanges(run.staged, { callId: call.callId, filesystem: session.filesystem, displayPath: (path) => session.displayPath(path) });
   return withArtifacts(output, artifacts);
-}
-
-/** The output with these artifacts attached (a failed call keeps them too: its writes were applied). */
-export function withArtifacts(output: ToolOutput, artifacts: readonly ToolArtifact[]): ToolOutput {
-  if (artifacts.length === 0) return output;
-  if (typeof output === 'string') return { text: output, artifacts };
-  if (ToolExecutionError.isInstance(output)) {
-    return new ToolExecutionError(output.code, output.message, {
-      retryable: output.retryable,
-      sandboxDenied: output.sandboxDenied,
-      artifacts: [...output.artifacts, ...artifacts],
-      ...(output.cause === undefined ? {} : { cause: output.cause }),
-    });
-  }
-  return { ...output, artifacts: [...(output.artifacts ?? []), ...artifacts] };
 }
 
 /**

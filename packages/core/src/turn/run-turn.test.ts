@@ -36,7 +36,7 @@ describe('turns (§5, architecture §4)', () => {
     const tool = outcome.messages[2];
     if (tool?.role !== 'tool') throw new Error('the third message is the tool result');
     expect(tool.result.error?.code).toBe('tool_not_found');
-    expect(ToolResult.text(tool.result)).toMatch(/^Tool "delete_everything" is not available in this toolset\. Available tools: read, write, edit, .*conversation_history\. Call one of those instead\.$/);
+    expect(ToolResult.text(tool.result)).toMatch(/^Tool "delete_everything" is not available in this toolset\. Available tools: read, write, edit, .*conversation_history, update_plan\. Call one of those instead\.$/);
     // The model got the result and went on: its second request ends with that failed result.
     expect(model.requests[1]?.messages.at(-1)).toEqual({ role: 'tool', toolCallId: 'call_1', toolId: 'delete_everything', text: ToolResult.text(tool.result), isError: true });
     expect(await session.messages()).toEqual(outcome.messages);

@@ -57,15 +57,18 @@ export const realStagedHost = (listeningSockets: () => readonly string[]): Stage
 
 /**
  * Process flags: a PID namespace so that the whole tree dies with the command; `--die-with-parent`;
- * `--new-session` against TIOCSTI. Capabilities: bwrap keeps only the three the stage helper uses —
+ * `--new-session` against TIOCSTI. Capabilities: bwrap keeps only the four the stage helper uses —
  * CAP_SYS_ADMIN (its mount namespace and mounts), CAP_DAC_OVERRIDE (overlayfs makes its `work/work`
  * folder with mode 0 and works in it with its mounter's credentials: without it the mount fails
- * with EACCES) and CAP_SETPCAP (dropping the bounding set) — and the helper drops them, bounding set
- * included, before it runs the command. Every other one (CAP_CHOWN, CAP_FOWNER, CAP_MKNOD,
+ * with EACCES), CAP_DAC_READ_SEARCH (overlayfs decodes the file handle of a copied-up file's origin
+ * with its mounter's credentials, so a file keeps its inode number when it is copied up: without it
+ * `git clone` of a local repository fails git's check that its hard link is the source) and
+ * CAP_SETPCAP (dropping the bounding set) — and the helper drops them, bounding set included,
+ * before it runs the command. Every other one (CAP_CHOWN, CAP_FOWNER, CAP_MKNOD,
  * CAP_SETUID, CAP_NET_ADMIN, CAP_SYS_PTRACE …) is gone before the helper starts, and the overlays,
  * which keep their mounter's credentials, act with no more than these.
  */
-export const STAGE_HELPER_CAPABILITIES = ['CAP_SYS_ADMIN', 'CAP_DAC_OVERRIDE', 'CAP_SETPCAP'] as const;
+export const STAGE_HELPER_CAPABILITIES = ['CAP_SYS_ADMIN', 'CAP_DAC_OVERRIDE', 'CAP_DAC_READ_SEARCH', 'CAP_SETPCAP'] as const;
 const processFlags = ['--unshare-pid', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', ...STAGE_HELPER_CAPABILITIES.flatMap((capability) => ['--cap-add', capability])] as const;
 const kernelSettingsMounts = ['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger'] as const;
 

@@ -31,7 +31,7 @@ export const READONLY_EMPTY_OPTIONS = 'size=4k,mode=000';
  * of a sandboxed command is an overlay inside the sandbox: lower = the real root (read-only),
  * upper = a staging folder on the host, which the host reads after the command and applies only
  * what the rules allow. bubblewrap 0.8 cannot mount an overlay, so bwrap runs this helper as
- * `helper <ops> <operands…> <program> <args…>` (with CAP_SYS_ADMIN, CAP_DAC_OVERRIDE and CAP_SETPCAP only); it
+ * `helper <ops> <operands…> <program> <args…>` (with CAP_SYS_ADMIN, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH and CAP_SETPCAP only); it
  *
  *  1. unshares a mount namespace of its own (CLONE_NEWNS): as an ordinary user bwrap puts the
  *     command in a nested user namespace that does not own bwrap's mount namespace, so mount()

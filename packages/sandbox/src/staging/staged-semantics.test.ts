@@ -74,13 +74,13 @@ describe('staged writes keep what tools rely on (real bubblewrap)', () => {
     expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 0, stdout: 'ran\n', stderr: '' });
   });
 
-  it('bwrap gives the stage helper only CAP_SYS_ADMIN, CAP_DAC_OVERRIDE and CAP_SETPCAP, and overlays made with those still delete, replace and empty folders', async () => {
+  it('bwrap gives the stage helper only CAP_SYS_ADMIN, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH and CAP_SETPCAP, and overlays made with those still delete, replace and empty folders', async () => {
     const place = layout();
     const policy = createSandboxPolicy({ mode: 'workspace-write', workspaceRoots: [place.workspace], homeDirectory: place.home, openworkHome: place.openworkHome });
     const wrapped = backend.wrap({ argv: ['/bin/true'], cwd: place.workspace }, policy);
     const added = wrapped.argv.flatMap((argument, index) => (argument === '--cap-add' ? [wrapped.argv[index + 1]] : []));
     await wrapped.release();
-    expect(added).toEqual(['CAP_SYS_ADMIN', 'CAP_DAC_OVERRIDE', 'CAP_SETPCAP']);
+    expect(added).toEqual(['CAP_SYS_ADMIN', 'CAP_DAC_OVERRIDE', 'CAP_DAC_READ_SEARCH', 'CAP_SETPCAP']);
     fs.mkdirSync(path.join(place.workspace, 'tree', 'deep'), { recursive: true });
     fs.writeFileSync(path.join(place.workspace, 'tree', 'deep', 'f'), 'old\n');
     fs.writeFileSync(path.join(place.workspace, 'gone'), 'x\n');

@@ -2,7 +2,7 @@ import type { StagedApplyReport, StagedChange } from '@openwork/sandbox';
 import type { ToolOutput } from '@openwork/tools-contract';
 import type { ToolSessionContext } from '../../context/tool-session-context.js';
 import { bashFileChanges } from '../bash-file-changes.js';
-import { withArtifacts } from '../run-bash-call.js';
+import { withArtifacts } from '../with-artifacts.js';
 import type { BackgroundTask } from './background-task.js';
 
 /**
