@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { AccessDecision } from '../policy/access-decision.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
 import { pathFromBytes, toNodePath } from '../policy/path-bytes.js';
-import { appendRegularFile, copyRegularFile, isSparseFile } from './copy-regular-file.js';
+import { appendRegularFile, copyFolder, copyRegularFile, isSparseFile } from './copy-regular-file.js';
 import { HostDirectory } from './host-directory.js';
 import { judgeStagedWrite } from './judge-staged-write.js';
 import { withRepositoryScan } from '../policy/sensitive-kinds.js';
@@ -471,7 +471,8 @@ class StagedApply {
       const stats = fs.lstatSync(source);
       if (stats.isFile()) copyRegularFile(source, toNodePath(kept), hostMode(stats.mode));
       else if (stats.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(source), toNodePath(kept));
-      else fs.cpSync(source.toString(), kept, { recursive: true, verbatimSymlinks: true, errorOnExist: true });
+      else if (stats.isDirectory()) copyFolder(source, toNodePath(kept));
+      else return undefined;
       if (move) fs.rmSync(source, { recursive: true, force: true });
       return kept;
     } catch {

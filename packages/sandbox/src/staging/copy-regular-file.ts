@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = fs.constants;
+const { O_CREAT, O_DIRECTORY, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = fs.constants;
 const CHUNK = 1024 * 1024;
 
 /**
@@ -115,4 +115,34 @@ export function appendRegularFile(source: fs.PathLike, output: number): number {
 /** Whether the stats are of a sparse file (copied by `cp`, never by tails). */
 export function isSparseFile(stats: fs.Stats): boolean {
   return isSparse(stats);
+}
+
+/**
+ * Copies the folder at `source` to `target` (created, mode 0700), entry by entry without following a
+ * link at any level: files through `copyRegularFile`, links as links, folders in turn. An entry a
+ * running command changes meanwhile (a folder swapped for a link, a name gone) is left out; other
+ * kinds (sockets, FIFOs, devices) too. Not Node's `cpSync`: its native walk ends the whole process
+ * (an uncaught C++ exception, SIGABRT) when a folder it is reading becomes something else.
+ */
+export function copyFolder(source: fs.PathLike, target: fs.PathLike): void {
+  const folder = fs.openSync(source, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  try {
+    fs.mkdirSync(target, { mode: 0o700 });
+    const here = Buffer.from(`/proc/self/fd/${folder}/`);
+    const there = Buffer.concat([typeof target === 'string' ? Buffer.from(target) : Buffer.from(target as Buffer), Buffer.from('/')]);
+    for (const name of fs.readdirSync(`/proc/self/fd/${folder}`, { encoding: 'buffer' })) {
+      const from = Buffer.concat([here, name]);
+      const to = Buffer.concat([there, name]);
+      try {
+        const stats = fs.lstatSync(from);
+        if (stats.isFile()) copyRegularFile(from, to, stats.mode & 0o777);
+        else if (stats.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(from, { encoding: 'buffer' }), to);
+        else if (stats.isDirectory()) copyFolder(from, to);
+      } catch {
+        // changed by the running command while it was read: left out
+      }
+    }
+  } finally {
+    fs.closeSync(folder);
+  }
 }
