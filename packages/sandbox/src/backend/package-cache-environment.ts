@@ -1,6 +1,5 @@
-import * as fs from 'node:fs';
-import { checkAccess } from '../policy/check-access.js';
 import type { SandboxPolicy } from '../policy/sandbox-policy.js';
+import { privateTempCacheFolder } from './private-temp-cache-folder.js';
 
 /** Options of `packageCacheEnvironment`; the defaults are this process's. */
 export interface PackageCacheOptions {
@@ -31,26 +30,12 @@ export function packageCacheVariables(cache: string): Readonly<Record<string, st
  * cargo and Go keep their caches under the home directory (`~/.npm`, `~/.cache/pip`, `~/.cargo`,
  * `~/go/pkg/mod` …), which `workspace-write` does not let a sandboxed process write, so `npm install`
  * failed with `ENOENT … mkdir '~/.npm/_cacache'`. This points them at
- * `<first temp root>/openwork-cache-<uid>/<tool>` instead, with the checks of `goBuildCacheEnvironment`:
- * only in `workspace-write` and where the policy lets a sandboxed process write; the folder made
- * mode 0700 and used only when it is a real folder owned by this user and closed to others (in a
- * shared `/tmp` another user could have made it first and filled it with poisoned packages).
- * Otherwise nothing is added, and the tools fail as before — a denial the model is told about.
+ * `<first temp root>/openwork-cache-<uid>/<tool>` instead, with the checks of `privateTempCacheFolder`;
+ * otherwise nothing is added, and the tools fail as before — a denial the model is told about.
  * The cache is this user's, shared by their sessions (a second install is fast); writes there, as
  * anywhere below a temp root, are not recorded file changes.
  */
 export function packageCacheEnvironment(policy: SandboxPolicy, options: PackageCacheOptions = {}): Readonly<Record<string, string>> {
-  const tempRoot = policy.tempRoots[0];
-  const uid = options.uid ?? process.getuid?.();
-  if (policy.mode !== 'workspace-write' || tempRoot === undefined || uid === undefined) return {};
-  const cache = `${tempRoot === '/' ? '' : tempRoot}/openwork-cache-${uid}`;
-  if (!checkAccess(policy, cache, 'write', 'process').allowed) return {};
-  try {
-    fs.mkdirSync(cache, { mode: 0o700 });
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== 'EEXIST') return {};
-  }
-  const stats = fs.lstatSync(cache, { throwIfNoEntry: false });
-  if (stats === undefined || !stats.isDirectory() || stats.uid !== uid || (stats.mode & 0o077) !== 0) return {};
-  return packageCacheVariables(cache);
+  const cache = privateTempCacheFolder(policy, 'openwork-cache', options.uid ?? process.getuid?.());
+  return cache === undefined ? {} : packageCacheVariables(cache);
 }
